@@ -1,0 +1,73 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "fmtd",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "fmtd", targets: ["fmtd"]),
+        .executable(name: "fmtq", targets: ["fmtq"]),
+        .executable(name: "fmtbench", targets: ["fmtbench"]),
+    ],
+    targets: [
+        // C shims: Linux APIs Glibc lacks, and an opaque ICU facade with no ICU types in its header.
+        .target(name: "CSystem", cSettings: [.define("_GNU_SOURCE")]),
+        .systemLibrary(name: "CICULink", pkgConfig: "icu-i18n", providers: [.apt(["libicu-dev"])]),
+        .target(name: "CICU", dependencies: ["CICULink"]),
+
+        // Protocol types, JSON codec, locale resolution, plugin API and registry.
+        .target(name: "FmtCore", dependencies: ["CICU"]),
+        // epoll event loops, connections, listener, sd_notify, signals, logging.
+        .target(name: "FmtServer", dependencies: ["FmtCore", "CSystem"]),
+
+        // Formatter plugins.
+        .target(name: "AddressFormatting", dependencies: ["FmtCore", "CICU"]),
+        .target(name: "DateFormatting", dependencies: ["FmtCore", "CICU"]),
+        .target(name: "PhoneNumbers"),
+        .executableTarget(name: "phone-metadata-gen", dependencies: ["PhoneNumbers"]),
+        .plugin(
+            name: "GeneratePhoneMetadata",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-phone-metadata",
+                    description: "Convert libphonenumber's PhoneNumberMetadata.xml to data/phone-metadata.json"
+                ),
+                permissions: [.writeToPackageDirectory(reason: "Writes data/phone-metadata.json")]
+            ),
+            dependencies: ["phone-metadata-gen"]
+        ),
+        .target(name: "PhonePlugin", dependencies: ["PhoneNumbers", "FmtCore"]),
+        .target(name: "NameServices", dependencies: ["FmtCore", "CICU"]),
+
+        // data/ embedded at build time, so the daemon runs with nothing installed.
+        .target(name: "EmbeddedData", plugins: ["EmbedData"]),
+        .plugin(name: "EmbedData", capability: .buildTool(), dependencies: ["fmtd-embed"]),
+        .executableTarget(name: "fmtd-embed"),
+
+        // Executables: thin wiring only.
+        .executableTarget(
+            name: "fmtd",
+            dependencies: [
+                "FmtCore", "FmtServer", "EmbeddedData", "AddressFormatting", "DateFormatting", "PhonePlugin",
+                "NameServices",
+            ]
+        ),
+        .executableTarget(name: "fmtq", dependencies: ["FmtCore", "CSystem"]),
+        .executableTarget(name: "fmtbench", dependencies: ["FmtCore", "CSystem"]),
+
+        // Tests mirror modules; IntegrationTests drive the real daemon over a real socket.
+        .testTarget(name: "FmtCoreTests", dependencies: ["FmtCore"]),
+        .testTarget(name: "FmtServerTests", dependencies: ["FmtServer", "FmtCore"]),
+        .testTarget(name: "AddressFormattingTests", dependencies: ["AddressFormatting", "FmtCore"]),
+        .testTarget(name: "DateFormattingTests", dependencies: ["DateFormatting", "FmtCore"], exclude: ["Reference"]),
+        .testTarget(
+            name: "PhoneNumbersTests", dependencies: ["PhoneNumbers", "phone-metadata-gen"],
+            exclude: ["oracle.py", "make_vectors.py", "known-differences.json"]
+        ),
+        .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore"]),
+        .testTarget(
+            name: "IntegrationTests", dependencies: ["fmtd", "fmtq", "FmtCore", "CSystem", "phone-metadata-gen"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

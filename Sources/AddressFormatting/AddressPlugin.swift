@@ -1,0 +1,183 @@
+import FmtCore
+
+/// The `address` plugin: formats postal addresses by the address country's convention and describes each
+/// country's format, in the viewer's language. A value is one loaded snapshot of the formats and labels.
+public struct AddressPlugin: FormatterPlugin {
+    public static let name = "address"
+    public static let ops = ["address", "addressFormat"]
+
+    private let catalog: FormatCatalog
+    private let labels: LabelTable
+    private let renderer: AddressRenderer
+    private let resolver: LocaleResolver
+    private let territories = TerritoryCache()
+    public let dataInfo: JSONObject
+
+    public init(loading data: DataStore, environment: PluginEnvironment) throws {
+        let catalog = try FormatCatalog(loading: data)
+        let labels = try LabelTable(loading: data)
+        for (key, format) in catalog.formats {
+            for (field, labelKey) in format.labelKeys where !labels.keys.contains(labelKey) {
+                let file = catalog.localFiles.isEmpty ? FormatCatalog.file : "\(FormatCatalog.file) or a local file"
+                throw DataError(
+                    file: file, field: "formats.\(key).labels.\(field.rawValue)",
+                    "\"\(labelKey)\" is not a key of the label tables in translations/")
+            }
+        }
+        for key in catalog.formats.keys where key != "default" && Territory.canonical(key) != key {
+            throw DataError(file: FormatCatalog.file, field: "formats.\(key)", "is not an ISO 3166-1 code ICU knows")
+        }
+        self.catalog = catalog
+        self.labels = labels
+        renderer = AddressRenderer(labels: labels)
+        resolver = environment.resolver
+        dataInfo = [
+            "source": .string(data.sourceDescription),
+            "version": .string(catalog.version),
+            "checksum": .string(catalog.checksum),
+            "countries": JSONValue(catalog.countries),
+            "localFiles": JSONValue(catalog.localFiles),
+        ]
+    }
+
+    public func handle(_ request: Request) throws -> JSONObject {
+        switch request.op {
+        case "address": try formatAddress(request)
+        case "addressFormat": try describeFormat(request)
+        default: throw CoreError.unknownOp(request.op)
+        }
+    }
+
+    /// `address`: the formatted lines, the one-line form, labelled fields and warnings.
+    private func formatAddress(_ request: Request) throws(CoreError) -> JSONObject {
+        let locale = try request.locale(resolver)
+        guard let object = try request.object("address") else {
+            throw .invalidField(
+                "address", message: "The field \"address\" is required: an object with at least \"country\".")
+        }
+        let input = try input(object)
+        let format = catalog.formats[input.country] ?? catalog.fallback
+        let viewer = try viewerRegion(request, locale: locale)
+        let countryName = territories.name(input.country, locale: locale)
+        let rendered = renderer.render(
+            input, format: format, language: locale.language, countryName: countryName,
+            showCountry: viewer != input.country)
+        return [
+            "lang": .string(locale.language),
+            "country": .string(input.country),
+            "format": .string(format.key),
+            "lines": JSONValue(rendered.lines),
+            "oneLine": .string(rendered.oneLine),
+            "fields": .array(
+                rendered.fields.map {
+                    .object(["field": .string($0.field), "label": .string($0.label), "value": .string($0.value)])
+                }
+            ),
+            "warnings": .array(rendered.warnings.map(\.json)),
+        ]
+    }
+
+    /// `addressFormat`: a country's format with localised labels, its layout, one-line template, postal-code
+    /// rule and example, the example rendered as `address` would for this viewer.
+    private func describeFormat(_ request: Request) throws(CoreError) -> JSONObject {
+        let locale = try request.locale(resolver)
+        let country = try country(request.string("country"), field: "country")
+        let format = catalog.formats[country] ?? catalog.fallback
+        let viewer = try viewerRegion(request, locale: locale)
+        let countryName = territories.name(country, locale: locale)
+        var fields: [JSONValue] = format.fields.map { field in
+            .object([
+                "field": .string(field.rawValue),
+                "label": .string(renderer.label(field, format, locale.language)),
+                "required": .bool(format.required.contains(field)),
+            ])
+        }
+        fields.append(
+            .object([
+                "field": "country", "label": .string(labels.text("address.field.country", language: locale.language)),
+                "required": true,
+            ]))
+        var exampleValues: [AddressField: String] = [:]
+        var exampleAddress = JSONObject()
+        for (field, value) in format.example {
+            exampleValues[field] = value
+            exampleAddress.append(field.rawValue, .string(value))
+        }
+        exampleAddress.append("country", .string(country))
+        let example = renderer.render(
+            AddressInput(values: exampleValues, country: country), format: format, language: locale.language,
+            countryName: countryName, showCountry: viewer != country)
+        var postalCode = JSONValue.null
+        if let rule = format.postalCode {
+            postalCode = .object([
+                "pattern": .string(rule.pattern),
+                "example": JSONValue(format.examplePostalCode),
+            ])
+        }
+        return [
+            "lang": .string(locale.language),
+            "country": .string(country),
+            "countryName": .string(countryName),
+            "format": .string(format.key),
+            "fields": .array(fields),
+            "layout": JSONValue(format.lines.map(\.source)),
+            "oneLine": .string(format.oneLine.source),
+            "postalCode": postalCode,
+            "example": .object([
+                "address": .object(exampleAddress),
+                "lines": JSONValue(example.lines),
+                "oneLine": .string(example.oneLine),
+            ]),
+        ]
+    }
+
+    /// The viewer's region: `viewerRegion` when sent, else the locale's region; nil shows the country line.
+    private func viewerRegion(_ request: Request, locale: ResolvedLocale) throws(CoreError) -> String? {
+        if let text = try request.string("viewerRegion") {
+            guard let region = territories.canonical(text) else {
+                throw .invalidField(
+                    "viewerRegion",
+                    message: "\"\(text.prefix(16))\" is not an ISO 3166-1 alpha-2 country code (e.g. NL).")
+            }
+            return region
+        }
+        return locale.region.map { territories.canonical($0) ?? $0 }
+    }
+
+    private func input(_ object: JSONObject) throws(CoreError) -> AddressInput {
+        var values: [AddressField: String] = [:]
+        for field in AddressField.allCases {
+            switch object[field.rawValue] {
+            case nil, .null?: continue
+            case .string(let text)?:
+                let value = AddressRenderer.trimmed(text)
+                if !value.isEmpty { values[field] = value }
+            case let other?:
+                throw .invalidField(
+                    "address.\(field.rawValue)",
+                    message: "The field \"address.\(field.rawValue)\" must be a string, got \(other.typeName).")
+            }
+        }
+        let countryText: String?
+        switch object["country"] {
+        case nil, .null?: countryText = nil
+        case .string(let text)?: countryText = text
+        case let other?:
+            throw .invalidField(
+                "address.country", message: "The field \"address.country\" must be a string, got \(other.typeName).")
+        }
+        return AddressInput(values: values, country: try country(countryText, field: "address.country"))
+    }
+
+    private func country(_ text: String?, field: String) throws(CoreError) -> String {
+        guard let text else {
+            throw .invalidField(
+                field, message: "The field \"\(field)\" is required: an ISO 3166-1 alpha-2 code (e.g. BE).")
+        }
+        guard let code = territories.canonical(text) else {
+            throw .invalidField(
+                field, message: "\"\(text.prefix(16))\" is not an ISO 3166-1 alpha-2 country code (e.g. BE).")
+        }
+        return code
+    }
+}

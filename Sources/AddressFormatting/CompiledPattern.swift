@@ -1,0 +1,62 @@
+import CICU
+
+/// A regular expression compiled by ICU once at load and shared read-only by every request thread
+/// (each match runs on a private clone inside the shim).
+final class CompiledPattern: @unchecked Sendable {
+    // Unchecked: the handle is never mutated after init, and the shim only clones it to match.
+    private let handle: OpaquePointer
+    /// The number of capture groups.
+    let groupCount: Int
+
+    /// Compiles `pattern`; nil with the offset of the syntax error when ICU rejects it.
+    static func compile(_ pattern: String) -> Result<CompiledPattern, PatternSyntaxError> {
+        var errorOffset: Int32 = -1
+        let bytes = Array(pattern.utf8)
+        let handle = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                fmt_icu_address_pattern_open($0.baseAddress, Int32($0.count), &errorOffset)
+            }
+        }
+        guard let handle else { return .failure(PatternSyntaxError(offset: Int(errorOffset))) }
+        return .success(CompiledPattern(handle: handle))
+    }
+
+    private init(handle: OpaquePointer) {
+        self.handle = handle
+        groupCount = Int(fmt_icu_address_pattern_groups(handle))
+    }
+
+    deinit {
+        fmt_icu_address_pattern_close(handle)
+    }
+
+    /// Matches the whole of `text`; on a match, the text of the whole match (index 0) and of each group,
+    /// nil for a group that took no part.
+    func wholeMatch(_ text: String) -> [Substring?]? {
+        let bytes = Array(text.utf8)
+        let capacity = groupCount + 1
+        var starts = [Int32](repeating: -1, count: capacity)
+        var ends = [Int32](repeating: -1, count: capacity)
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                fmt_icu_address_pattern_match(
+                    handle, $0.baseAddress, Int32($0.count), &starts, &ends, Int32(capacity))
+            }
+        }
+        guard result >= 0 else { return nil }
+        let utf8 = text.utf8
+        return (0..<capacity).map { index in
+            let start = Int(starts[index])
+            let end = Int(ends[index])
+            guard start >= 0, end >= start, end <= bytes.count else { return nil }
+            let lower = utf8.index(utf8.startIndex, offsetBy: start)
+            let upper = utf8.index(utf8.startIndex, offsetBy: end)
+            return text[lower..<upper]
+        }
+    }
+}
+
+/// ICU refused a pattern; `offset` is where (in UTF-16 units), or -1 when ICU does not say.
+struct PatternSyntaxError: Error {
+    let offset: Int
+}

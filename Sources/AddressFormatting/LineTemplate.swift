@@ -1,0 +1,95 @@
+/// One line of a layout, or the one-line form: fields in braces with the separators between them
+/// (`{city}, {region} {postalCode}`). Missing values never leave a blank, a doubled space or a stray comma:
+/// between two present fields goes the strongest separator written between them (one with punctuation
+/// beats plain spaces; of equals, the later), so `{street} {houseNumber}, {postalCode} {city}` without a
+/// house number or postcode still reads `Botermarkt, 9000 Gent` and `Botermarkt 1, Gent`.
+struct LineTemplate: Sendable, Hashable {
+    enum Part: Sendable, Hashable {
+        case field(AddressField)
+        case separator(String)
+    }
+
+    /// The template as written in the data, returned by `addressFormat`.
+    let source: String
+    let parts: [Part]
+
+    /// The fields in the order they appear.
+    var fields: [AddressField] {
+        parts.compactMap { if case .field(let field) = $0 { field } else { nil } }
+    }
+
+    /// Parses a template; a template starts and ends with a field and names only known fields.
+    init(parsing source: String) throws(TemplateError) {
+        self.source = source
+        var parts: [Part] = []
+        var literal = ""
+        var index = source.startIndex
+        while index < source.endIndex {
+            let character = source[index]
+            if character == "{" {
+                guard let close = source[index...].firstIndex(of: "}") else {
+                    throw TemplateError("an opening brace has no closing brace")
+                }
+                let name = String(source[source.index(after: index)..<close])
+                guard let field = AddressField(rawValue: name) else {
+                    throw TemplateError("\"{\(name)}\" is not an address field")
+                }
+                if !literal.isEmpty {
+                    parts.append(.separator(literal))
+                    literal = ""
+                }
+                parts.append(.field(field))
+                index = source.index(after: close)
+            } else if character == "}" {
+                throw TemplateError("a closing brace has no opening brace")
+            } else {
+                literal.append(character)
+                index = source.index(after: index)
+            }
+        }
+        if !literal.isEmpty { parts.append(.separator(literal)) }
+        guard case .field? = parts.first, case .field? = parts.last else {
+            throw TemplateError("a template starts and ends with a field")
+        }
+        let fields = parts.compactMap { if case .field(let field) = $0 { field } else { nil } }
+        guard Set(fields).count == fields.count else {
+            throw TemplateError("a field appears twice")
+        }
+        self.parts = parts
+    }
+
+    /// Renders the line from present values (absent or empty values are left out with their separator).
+    func render(_ value: (AddressField) -> String?) -> String {
+        var output = ""
+        var separator: String?
+        for part in parts {
+            switch part {
+            case .separator(let text):
+                if let current = separator, Self.isPunctuated(current), !Self.isPunctuated(text) { continue }
+                separator = text
+            case .field(let field):
+                guard let text = value(field), !text.isEmpty else { continue }
+                if !output.isEmpty, let separator { output += separator }
+                output += text
+                separator = nil
+            }
+        }
+        return output
+    }
+}
+
+extension LineTemplate {
+    /// Whether a separator carries punctuation (`, `) rather than only spaces.
+    fileprivate static func isPunctuated(_ separator: String) -> Bool {
+        separator.contains { !$0.isWhitespace }
+    }
+}
+
+/// Why a template could not be parsed.
+struct TemplateError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,124 @@
+#include "fmt_icu_address.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unicode/uregex.h>
+#include <unicode/uregion.h>
+#include <unicode/utext.h>
+
+#include "shim_internal.h"
+
+#include <pthread.h>
+
+enum { POOL_SIZE = 16 };
+
+/* The compiled pattern plus a small pool of clones ready to match, so a request rarely pays for a clone. */
+struct fmt_address_pattern {
+    URegularExpression *regex;
+    pthread_mutex_t lock;
+    int32_t pooled;
+    URegularExpression *pool[POOL_SIZE];
+};
+
+static URegularExpression *take_matcher(fmt_address_pattern *pattern, UErrorCode *status) {
+    URegularExpression *matcher = NULL;
+    pthread_mutex_lock(&pattern->lock);
+    if (pattern->pooled > 0) matcher = pattern->pool[--pattern->pooled];
+    pthread_mutex_unlock(&pattern->lock);
+    return matcher != NULL ? matcher : uregex_clone(pattern->regex, status);
+}
+
+static void return_matcher(fmt_address_pattern *pattern, URegularExpression *matcher) {
+    pthread_mutex_lock(&pattern->lock);
+    if (pattern->pooled < POOL_SIZE) {
+        pattern->pool[pattern->pooled++] = matcher;
+        matcher = NULL;
+    }
+    pthread_mutex_unlock(&pattern->lock);
+    if (matcher != NULL) uregex_close(matcher);
+}
+
+int fmt_icu_address_territory(const char *code, char *out, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    const URegion *region = uregion_getRegionFromCode(code, &status);
+    if (U_FAILURE(status) || region == NULL || uregion_getType(region) != URGN_TERRITORY) return 0;
+    const char *canonical = uregion_getRegionCode(region);
+    int32_t n = (int32_t)strlen(canonical);
+    if (n != 2) return 0;
+    if (n <= capacity) memcpy(out, canonical, (size_t)n);
+    return n;
+}
+
+fmt_address_pattern *fmt_icu_address_pattern_open(const char *pattern, int32_t length, int32_t *error_offset) {
+    UErrorCode status = U_ZERO_ERROR;
+    UParseError parse_error;
+    memset(&parse_error, 0, sizeof parse_error);
+    *error_offset = -1;
+    UChar source[512];
+    int32_t source_length = fmt_shim_utf8_to_utf16(pattern, length, source, 512);
+    if (source_length < 0 || source_length > 512) return NULL;
+    /* uregex_open keeps its own copy of the pattern, so the stack buffer may go. */
+    URegularExpression *regex = uregex_open(source, source_length, 0, &parse_error, &status);
+    if (U_FAILURE(status) || regex == NULL) {
+        *error_offset = parse_error.offset;
+        if (regex != NULL) uregex_close(regex);
+        return NULL;
+    }
+    fmt_address_pattern *result = (fmt_address_pattern *)malloc(sizeof *result);
+    if (result == NULL) {
+        uregex_close(regex);
+        return NULL;
+    }
+    result->regex = regex;
+    result->pooled = 0;
+    pthread_mutex_init(&result->lock, NULL);
+    return result;
+}
+
+void fmt_icu_address_pattern_close(fmt_address_pattern *pattern) {
+    if (pattern == NULL) return;
+    for (int32_t i = 0; i < pattern->pooled; i++) uregex_close(pattern->pool[i]);
+    pthread_mutex_destroy(&pattern->lock);
+    uregex_close(pattern->regex);
+    free(pattern);
+}
+
+int32_t fmt_icu_address_pattern_groups(const fmt_address_pattern *pattern) {
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t count = uregex_groupCount(pattern->regex, &status);
+    return U_FAILURE(status) ? 0 : count;
+}
+
+int32_t fmt_icu_address_pattern_match(
+    fmt_address_pattern *pattern, const char *text, int32_t length,
+    int32_t *starts, int32_t *ends, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    URegularExpression *regex = take_matcher(pattern, &status);
+    if (U_FAILURE(status) || regex == NULL) return -2;
+    UText *input = utext_openUTF8(NULL, text, length, &status);
+    uregex_setUText(regex, input, &status);
+    UBool matched = U_SUCCESS(status) ? uregex_matches64(regex, 0, &status) : 0;
+    int32_t result = -2;
+    if (U_SUCCESS(status)) {
+        if (!matched) {
+            result = -1;
+        } else {
+            int32_t groups = uregex_groupCount(regex, &status);
+            for (int32_t i = 0; i <= groups && i < capacity && U_SUCCESS(status); i++) {
+                starts[i] = (int32_t)uregex_start64(regex, i, &status);
+                ends[i] = (int32_t)uregex_end64(regex, i, &status);
+            }
+            result = U_SUCCESS(status) ? groups : -2;
+        }
+    }
+    /* Detach the caller's text before the matcher goes back to the pool. */
+    UErrorCode reset = U_ZERO_ERROR;
+    uregex_setText(regex, u"", 0, &reset);
+    utext_close(input);
+    if (U_SUCCESS(reset)) {
+        return_matcher(pattern, regex);
+    } else {
+        uregex_close(regex);
+    }
+    return result;
+}

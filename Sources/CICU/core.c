@@ -1,0 +1,75 @@
+#include "fmt_icu_core.h"
+
+#include <string.h>
+#include <unicode/ucol.h>
+#include <unicode/uloc.h>
+#include <unicode/uregion.h>
+#include <unicode/ustring.h>
+#include <unicode/uversion.h>
+
+#include "shim_internal.h"
+
+static int copy_out(const char *text, char *out, int32_t capacity) {
+    int32_t n = (int32_t)strlen(text);
+    if (n <= capacity) memcpy(out, text, (size_t)n);
+    return n;
+}
+
+int fmt_icu_version(char *out, int32_t capacity) {
+    UVersionInfo info;
+    char text[U_MAX_VERSION_STRING_LENGTH];
+    u_getVersion(info);
+    u_versionToString(info, text);
+    return copy_out(text, out, capacity);
+}
+
+int fmt_icu_unicode_version(char *out, int32_t capacity) {
+    UVersionInfo info;
+    char text[U_MAX_VERSION_STRING_LENGTH];
+    u_getUnicodeVersion(info);
+    u_versionToString(info, text);
+    return copy_out(text, out, capacity);
+}
+
+int fmt_icu_collation_version(char *out, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    UCollator *collator = ucol_open("", &status);
+    if (U_FAILURE(status)) return -1;
+    UVersionInfo info;
+    char text[U_MAX_VERSION_STRING_LENGTH];
+    ucol_getVersion(collator, info);
+    ucol_close(collator);
+    u_versionToString(info, text);
+    return copy_out(text, out, capacity);
+}
+
+int32_t fmt_icu_available_locale_count(void) { return uloc_countAvailable(); }
+
+const char *fmt_icu_available_locale(int32_t index) { return uloc_getAvailable(index); }
+
+int fmt_icu_containing_region(const char *region, char *out, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    const URegion *r = uregion_getRegionFromCode(region, &status);
+    if (U_FAILURE(status) || r == NULL) return 0;
+    const URegion *parent = uregion_getContainingRegion(r);
+    if (parent == NULL) return 0;
+    return copy_out(uregion_getRegionCode(parent), out, capacity);
+}
+
+int fmt_icu_region_display_name(const char *region, const char *locale, char *out, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    char id[16] = "und_";
+    strncat(id, region, sizeof id - 5);
+    UChar buffer[256];
+    int32_t n = uloc_getDisplayCountry(id, locale, buffer, 256, &status);
+    if (U_FAILURE(status) || n <= 0 || n > 256) return -1;
+    return fmt_shim_utf16_to_utf8(buffer, n, out, capacity);
+}
+
+int fmt_icu_language_display_name(const char *language, const char *locale, char *out, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    UChar buffer[256];
+    int32_t n = uloc_getDisplayLanguage(language, locale, buffer, 256, &status);
+    if (U_FAILURE(status) || n <= 0 || n > 256) return -1;
+    return fmt_shim_utf16_to_utf8(buffer, n, out, capacity);
+}

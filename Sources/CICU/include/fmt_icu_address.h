@@ -1,0 +1,33 @@
+#ifndef FMTD_ICU_ADDRESS_H
+#define FMTD_ICU_ADDRESS_H
+
+/* ICU services for the address plugin: canonical territory codes and compiled postal-code patterns.
+   Plain C types only; text is UTF-8 and offsets are UTF-8 byte offsets. */
+
+#include <stdint.h>
+
+/* The canonical code of an ISO 3166-1 territory ICU knows, after ICU's aliases ("uk" -> "GB"), or 0 bytes
+   when the code is unknown or names a grouping ("EU"), a continent or the unknown region ("ZZ"). */
+int fmt_icu_address_territory(const char *code, char *out, int32_t capacity);
+
+/* A compiled regular expression in ICU syntax. Matching works on a private clone (kept in a small
+   locked pool for reuse), so one pattern may be shared by any number of threads. */
+typedef struct fmt_address_pattern fmt_address_pattern;
+
+/* Compiles a pattern of at most 512 UTF-16 units; NULL on a syntax error, with the UTF-16 offset of the
+   error in *error_offset (or -1 when ICU gives none or the pattern is too long). */
+fmt_address_pattern *fmt_icu_address_pattern_open(const char *pattern, int32_t length, int32_t *error_offset);
+
+void fmt_icu_address_pattern_close(fmt_address_pattern *pattern);
+
+/* The number of capture groups of the pattern. */
+int32_t fmt_icu_address_pattern_groups(const fmt_address_pattern *pattern);
+
+/* Matches the whole of text. On a match returns the number of capture groups and fills starts/ends
+   (index 0 is the whole match, then each group, up to capacity entries) with UTF-8 byte offsets,
+   -1 for a group that did not take part. Returns -1 when the text does not match, -2 on an ICU error. */
+int32_t fmt_icu_address_pattern_match(
+    fmt_address_pattern *pattern, const char *text, int32_t length,
+    int32_t *starts, int32_t *ends, int32_t capacity);
+
+#endif

@@ -1,0 +1,29 @@
+#ifndef FMTD_ICU_CORE_H
+#define FMTD_ICU_CORE_H
+
+/* An opaque facade over the system ICU: plain C types only, UTF-8 in and out, so neither ICU's
+   types nor Debian's versioned symbol names (_72) reach Swift. Functions writing text return the
+   byte length written (not NUL-terminated beyond capacity) or -1 on failure; a result longer than
+   capacity returns the needed length, so callers can retry with a larger buffer. */
+
+#include <stdint.h>
+
+/* ICU's own version ("72.1"), its Unicode version and the root collator's version. */
+int fmt_icu_version(char *out, int32_t capacity);
+int fmt_icu_unicode_version(char *out, int32_t capacity);
+int fmt_icu_collation_version(char *out, int32_t capacity);
+
+/* Locales ICU has data for, as ICU ids ("en_150"). */
+int32_t fmt_icu_available_locale_count(void);
+const char *fmt_icu_available_locale(int32_t index);
+
+/* The region directly containing a region ("FR" -> "155"), or 0 bytes when there is none or the code is unknown. */
+int fmt_icu_containing_region(const char *region, char *out, int32_t capacity);
+
+/* The display name of a region code in a locale ("BE" in "nl" -> "België"). */
+int fmt_icu_region_display_name(const char *region, const char *locale, char *out, int32_t capacity);
+
+/* The display name of a language in a locale ("nl" in "de" -> "Niederländisch"). */
+int fmt_icu_language_display_name(const char *language, const char *locale, char *out, int32_t capacity);
+
+#endif

@@ -1,0 +1,79 @@
+#ifndef FMTD_ICU_NAMES_H
+#define FMTD_ICU_NAMES_H
+
+/* Collation, plural rules and message formatting for the names plugin. Plain C types, UTF-8 in and out.
+   Handles are opaque; collators and plural rules are immutable once opened and safe to use from many
+   threads at once, message patterns are not (the caller serialises fmt_message_format per handle).
+   Text-writing functions follow fmt_icu_core.h: they return the length needed, -1 on failure. */
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fmt_collator fmt_collator;
+typedef struct fmt_plural fmt_plural;
+typedef struct fmt_message fmt_message;
+
+/* Opens the collator for a BCP 47 tag, honouring -u- keywords ("de-u-co-phonebk"), with canonical
+   equivalence on (NFC and NFD spellings compare equal). NULL when ICU cannot open one. */
+fmt_collator *fmt_collator_open(const char *tag);
+void fmt_collator_close(fmt_collator *collator);
+
+/* Compares two UTF-8 strings: -1, 0 or 1. Malformed UTF-8 compares as ICU's replacement handling does. */
+int fmt_collator_compare(const fmt_collator *collator, const char *a, int32_t a_length, const char *b,
+                         int32_t b_length);
+
+/* Writes the sort key of a UTF-8 string into out and returns its length without ICU's terminating zero
+   byte (which is written too). A result above capacity is the capacity needed: nothing useful was written. */
+int32_t fmt_collator_sort_key(const fmt_collator *collator, const char *text, int32_t length, uint8_t *out,
+                              int32_t capacity);
+
+/* The collator's version (root collation plus tailoring), "153.112.28.0"-style. */
+int fmt_collator_version(const fmt_collator *collator, char *out, int32_t capacity);
+
+/* Opens the cardinal plural rules of a BCP 47 tag. NULL when ICU cannot. */
+fmt_plural *fmt_plural_open(const char *tag);
+void fmt_plural_close(fmt_plural *plural);
+
+/* The CLDR plural category ("one", "few", ...) of a number. */
+int fmt_plural_select(const fmt_plural *plural, double number, char *out, int32_t capacity);
+
+/* The category of a plain decimal string ("1.0", "-2.50"), keeping its visible fraction digits (CLDR's v
+   and f operands). -1 when the text is not a plain decimal. */
+int fmt_plural_select_decimal(const fmt_plural *plural, const char *decimal, char *out, int32_t capacity);
+
+/* Argument kinds of a message pattern, as fmt_message_argument reports them. */
+enum {
+    FMT_MESSAGE_ARG_TEXT = 0,    /* {name}: a string, or a number formatted for the locale */
+    FMT_MESSAGE_ARG_NUMBER = 1,  /* plural, selectordinal, {n, number}, spellout, ordinal */
+    FMT_MESSAGE_ARG_SELECT = 2,  /* select: a string */
+    FMT_MESSAGE_ARG_OTHER = 3    /* choice, date, time, duration or a custom type: not supported */
+};
+
+/* Compiles an ICU MessageFormat pattern (UTF-8) for an ICU locale id. On failure returns NULL and writes
+   ICU's reason (error name and offset) into error. Patterns with numbered arguments are refused. */
+fmt_message *fmt_message_open(const char *locale, const char *pattern, int32_t length, char *error,
+                              int32_t error_capacity);
+void fmt_message_close(fmt_message *message);
+
+/* The distinct argument occurrences of a pattern, in pattern order (an argument used twice with different
+   kinds appears twice). fmt_message_argument writes the name and returns its length; *kind gets the kind. */
+int32_t fmt_message_argument_count(const fmt_message *message);
+int fmt_message_argument(const fmt_message *message, int32_t index, char *out, int32_t capacity, int32_t *kind);
+
+/* Formats with named arguments. values are UTF-8; is_number[i] != 0 marks values[i] as a decimal number
+   literal ("2", "1.5", "1e3"). Returns a malloc'd NUL-terminated UTF-8 string (free with fmt_names_free)
+   and its length in *length, or NULL with ICU's error name in error. Not thread-safe per handle. */
+char *fmt_message_format(fmt_message *message, int32_t count, const char *const *names,
+                         const char *const *values, const int32_t *is_number, int32_t *length, char *error,
+                         int32_t error_capacity);
+
+void fmt_names_free(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,78 @@
+import FmtCore
+
+/// A date as the viewer reads it, with the ICU pattern that produced it.
+public struct FormattedDate: Sendable, Hashable {
+    public let text: String
+    public let pattern: String
+}
+
+/// The `date` op: day and month always, the year only when the date has one and the caller says it is
+/// shared, in the viewer's locale on the Gregorian calendar. It never computes or shows an age.
+public struct DatePlugin: FormatterPlugin {
+    public static let name = "date"
+    public static let ops = ["date"]
+
+    /// A leap year, so `--02-29` formats; year-less patterns have no year field, so it never shows.
+    static let referenceYear = 2000
+
+    private let resolver: LocaleResolver
+    private let cache = DateFormatterCache()
+    public let dataInfo: JSONObject
+
+    /// Checks that ICU serves every skeleton in each supported language (warming the cache); the plugin's
+    /// data is ICU's own, so the checksum covers the ICU and CLDR versions and the skeleton table.
+    public init(loading data: DataStore, environment: PluginEnvironment) throws {
+        resolver = environment.resolver
+        var skeletons: [String] = []
+        for style in DateStyle.allCases {
+            for withYear in [false, true] {
+                let skeleton = style.skeleton(withYear: withYear)
+                skeletons.append("\(style.rawValue):\(skeleton)")
+                for language in resolver.supported {
+                    do {
+                        _ = try cache.entry(locale: language, skeleton: skeleton)
+                    } catch {
+                        throw DataError(file: "icu", field: "\(language) \(skeleton)", error.message)
+                    }
+                }
+            }
+        }
+        let version = ICUInfo.version
+        let cldrVersion = ICUDateData.cldrVersion
+        let identity = "icu \(version)\ncldr \(cldrVersion)\n" + skeletons.joined(separator: "\n")
+        dataInfo = [
+            "source": "icu",
+            "version": .string(version),
+            "cldrVersion": .string(cldrVersion),
+            "checksum": .string(SHA256.hex(Array(identity.utf8))),
+        ]
+    }
+
+    /// Answers `{"op":"date","date":…,"yearShared":…,"locale":…,"style":…}` with `lang`, `locale`, `text`
+    /// and `pattern`, in that order.
+    public func handle(_ request: Request) throws -> JSONObject {
+        let date = try CalendarDate(parsing: try request.requiredString("date"))
+        let yearShared = try request.bool("yearShared") ?? false
+        let style = try DateStyle(request: request)
+        let locale = try request.locale(resolver)
+        let formatted = try format(date, locale: locale, style: style, yearShared: yearShared)
+        return [
+            "lang": .string(locale.language),
+            "locale": .string(locale.tag),
+            "text": .string(formatted.text),
+            "pattern": .string(formatted.pattern),
+        ]
+    }
+
+    /// Formats a date for a resolved locale; the year appears only when the date has one and it is shared.
+    public func format(
+        _ date: CalendarDate, locale: ResolvedLocale, style: DateStyle = .long, yearShared: Bool = false
+    ) throws(CoreError) -> FormattedDate {
+        let showYear = yearShared && date.year != nil
+        let entry = try cache.entry(locale: locale.icuLocale, skeleton: style.skeleton(withYear: showYear))
+        guard let text = entry.formatter.format(date, referenceYear: Self.referenceYear) else {
+            throw .internal("ICU could not format \(date) in \(locale.icuLocale)")
+        }
+        return FormattedDate(text: text, pattern: entry.pattern)
+    }
+}

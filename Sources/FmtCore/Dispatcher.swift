@@ -1,0 +1,102 @@
+import Glibc
+
+/// Turns one request line into one response line: decodes the envelope, finds the op's plugin in the
+/// current snapshot (or a built-in op), and encodes the answer with the caller's `id` echoed. It never
+/// throws and never traps on input: every failure becomes an error response.
+public final class Dispatcher: Sendable {
+    /// The wire protocol version reported by `info`; it grows only by optional fields.
+    public static let protocolVersion = 1
+
+    /// A built-in op answered by the host rather than a plugin (`ping`, `info`, `stats`).
+    public typealias BuiltinOp = @Sendable (Request) throws -> JSONObject
+
+    public let registry: PluginRegistry
+    public let stats: RequestStats
+    private let builtins: [String: BuiltinOp]
+
+    public init(registry: PluginRegistry, builtins: [String: BuiltinOp]) {
+        self.registry = registry
+        self.builtins = builtins
+        stats = RequestStats(ops: Array(builtins.keys).sorted() + registry.ops)
+    }
+
+    /// Every op served: the built-ins and the enabled plugins' ops.
+    public var ops: [String] {
+        Array(builtins.keys).sorted() + registry.ops
+    }
+
+    /// Appends the response line (with its `\n`) for one request line (without its `\n`).
+    public func respond(to line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        let started = Self.now()
+        var op = RequestStats.otherOp
+        var failed = true
+        defer { stats.record(op: op, failed: failed, nanoseconds: Self.now() &- started) }
+
+        let request: Request
+        do {
+            request = try Request(try JSONReader.parse(line))
+        } catch let error as CoreError {
+            Self.appendError(error, id: .null, to: &out)
+            return
+        } catch let error as JSONReadError {
+            Self.appendError(CoreError.badJSON(error.description), id: .null, to: &out)
+            return
+        } catch {
+            Self.appendError(CoreError.internal("\(error)"), id: .null, to: &out)
+            return
+        }
+        do {
+            let body: JSONObject
+            if let builtin = builtins[request.op] {
+                op = request.op
+                body = try builtin(request)
+            } else if let plugin = registry.current.plugin(for: request.op) {
+                op = request.op
+                body = try plugin.handle(request)
+            } else {
+                throw CoreError.unknownOp(String(request.op.prefix(64)))
+            }
+            Self.appendSuccess(body, id: request.id, to: &out)
+            failed = false
+        } catch let error as any WireError {
+            Self.appendError(error, id: request.id, to: &out)
+        } catch {
+            Self.appendError(CoreError.internal("\(error)"), id: request.id, to: &out)
+        }
+    }
+
+    public func respond(to line: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        line.withUnsafeBufferPointer { respond(to: $0, into: &out) }
+        return out
+    }
+
+    public static func appendSuccess(_ body: JSONObject, id: JSONValue, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"id":"#.utf8)
+        JSONWriter.append(id, to: &out)
+        out.append(contentsOf: #","ok":true"#.utf8)
+        if body.count > 0 {
+            out.append(UInt8(ascii: ","))
+            JSONWriter.appendMembers(body, to: &out)
+        }
+        out.append(contentsOf: "}\n".utf8)
+    }
+
+    /// Appends `{"id":…,"ok":false,"error":{"code","message","field"?,…details}}` and a newline.
+    public static func appendError(_ error: any WireError, id: JSONValue, to out: inout [UInt8]) {
+        var object: JSONObject = ["code": .string(error.code), "message": .string(error.message)]
+        if let field = error.field { object.append("field", .string(field)) }
+        for member in error.details { object.append(member.key, member.value) }
+        out.append(contentsOf: #"{"id":"#.utf8)
+        JSONWriter.append(id, to: &out)
+        out.append(contentsOf: #","ok":false,"error":"#.utf8)
+        JSONWriter.append(.object(object), to: &out)
+        out.append(contentsOf: "}\n".utf8)
+    }
+
+    private static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,99 @@
+import Synchronization
+
+/// Counters per op and a latency histogram, updated lock-free from every event loop and read by `stats`.
+public final class RequestStats: Sendable {
+    private final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    private final class OpCounters: Sendable {
+        let requests = Atomic<Int>(0)
+        let errors = Atomic<Int>(0)
+    }
+
+    private let counters: [String: OpCounters]
+    private let order: [String]
+    /// Four sub-buckets per power of two of nanoseconds: about 19% resolution, enough for percentiles.
+    private let buckets: [Counter]
+    private static let bucketCount = 64 * 4
+
+    /// Requests whose op is not served (or absent) are counted under `(other)`.
+    public static let otherOp = "(other)"
+
+    public init(ops: [String]) {
+        var counters: [String: OpCounters] = [:]
+        var order: [String] = []
+        for op in ops + [Self.otherOp] where counters[op] == nil {
+            counters[op] = OpCounters()
+            order.append(op)
+        }
+        self.counters = counters
+        self.order = order
+        buckets = (0..<Self.bucketCount).map { _ in Counter() }
+    }
+
+    public func record(op: String, failed: Bool, nanoseconds: UInt64) {
+        let counter = counters[op] ?? counters[Self.otherOp]!
+        counter.requests.add(1, ordering: .relaxed)
+        if failed { counter.errors.add(1, ordering: .relaxed) }
+        buckets[Self.bucket(for: nanoseconds)].value.add(1, ordering: .relaxed)
+    }
+
+    private static func bucket(for nanoseconds: UInt64) -> Int {
+        guard nanoseconds >= 4 else { return Int(nanoseconds) }
+        let power = 63 - nanoseconds.leadingZeroBitCount
+        let fraction = Int((nanoseconds >> UInt64(power - 2)) & 3)
+        return min(power * 4 + fraction, bucketCount - 1)
+    }
+
+    private static func upperBound(of bucket: Int) -> UInt64 {
+        guard bucket >= 8 else { return UInt64(bucket) }
+        let power = bucket / 4
+        let fraction = UInt64(bucket % 4)
+        return (UInt64(1) << UInt64(power)) + (fraction + 1) * (UInt64(1) << UInt64(power - 2))
+    }
+
+    /// `{"op":{"requests":n,"errors":n},...}` for ops seen at least once.
+    public var perOp: JSONObject {
+        var object = JSONObject()
+        for op in order {
+            let counter = counters[op]!
+            let requests = counter.requests.load(ordering: .relaxed)
+            guard requests > 0 else { continue }
+            object.append(
+                op, ["requests": JSONValue(requests), "errors": JSONValue(counter.errors.load(ordering: .relaxed))])
+        }
+        return object
+    }
+
+    public var totals: (requests: Int, errors: Int) {
+        counters.values.reduce((0, 0)) {
+            ($0.0 + $1.requests.load(ordering: .relaxed), $0.1 + $1.errors.load(ordering: .relaxed))
+        }
+    }
+
+    /// Handling-time percentiles in microseconds (bucket upper bounds), from decoding a line to its response.
+    public var latency: JSONObject {
+        let counts = buckets.map { $0.value.load(ordering: .relaxed) }
+        let total = counts.reduce(0, +)
+        var object = JSONObject()
+        for (name, quantile) in [("p50", 0.5), ("p99", 0.99), ("p999", 0.999)] {
+            guard total > 0 else {
+                object.append(name + "Us", .null)
+                continue
+            }
+            let target = Int((Double(total) * quantile).rounded(.up))
+            var seen = 0
+            var bound: UInt64 = 0
+            for (index, count) in counts.enumerated() {
+                seen += count
+                if seen >= target {
+                    bound = Self.upperBound(of: index)
+                    break
+                }
+            }
+            object.append(name + "Us", .number(JSONNumber(Double(bound) / 1000)))
+        }
+        return object
+    }
+}

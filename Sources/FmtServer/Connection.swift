@@ -1,0 +1,78 @@
+import CSystem
+import FmtCore
+import Glibc
+
+/// One client connection, owned by exactly one event loop thread: buffered input cut into lines, buffered
+/// output written as the socket accepts it, and the flags that drive backpressure and half-close.
+final class Connection {
+    let fd: Int32
+    let peer: PeerCredentials
+    /// Bytes of an unfinished line (only when a line spans reads).
+    var input: [UInt8] = []
+    /// Responses not yet accepted by the socket, from `outputStart` on.
+    var output: [UInt8] = []
+    var outputStart = 0
+    /// Dropping the rest of a line that exceeded the limit, up to its newline.
+    var discarding = false
+    /// The peer half-closed (or closed): answer what arrived, flush, then close.
+    var readClosed = false
+    /// Reading is paused because the client does not read its responses.
+    var readPaused = false
+    var lastActivity: UInt64
+    /// The epoll interest currently registered, to avoid redundant `epoll_ctl` calls.
+    var interest: UInt32 = 0
+
+    init(fd: Int32, peer: PeerCredentials, now: UInt64) {
+        self.fd = fd
+        self.peer = peer
+        self.lastActivity = now
+    }
+
+    var pendingOutput: Int { output.count - outputStart }
+
+    /// Writes as much buffered output as the socket takes. Returns false when the peer is gone.
+    func flush() -> Bool {
+        while outputStart < output.count {
+            let sent = output.withUnsafeBytes { buffer in
+                csys_send(fd, buffer.baseAddress! + outputStart, buffer.count - outputStart)
+            }
+            if sent > 0 {
+                outputStart += sent
+            } else if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                break
+            } else {
+                return false
+            }
+        }
+        if outputStart == output.count {
+            // Release big buffers once drained, so idle connections stay small.
+            if output.capacity > 64 * 1024 {
+                output = []
+            } else {
+                output.removeAll(keepingCapacity: true)
+            }
+            outputStart = 0
+        } else if outputStart > 256 * 1024 {
+            output.removeFirst(outputStart)
+            outputStart = 0
+        }
+        return true
+    }
+}
+
+/// The peer's process credentials from `SO_PEERCRED`, taken when the connection is accepted.
+public struct PeerCredentials: Sendable, CustomStringConvertible {
+    public let pid: Int32
+    public let uid: UInt32
+    public let gid: UInt32
+
+    public static func of(fd: Int32) -> PeerCredentials? {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        var gid: UInt32 = 0
+        guard csys_peer_credentials(fd, &pid, &uid, &gid) == 0 else { return nil }
+        return PeerCredentials(pid: pid, uid: uid, gid: gid)
+    }
+
+    public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
+}

@@ -1,0 +1,323 @@
+import CSystem
+import FmtCore
+import Glibc
+import Synchronization
+
+/// One epoll loop on its own thread. Requests are answered on the loop thread as their lines arrive, so
+/// responses leave in request order; nothing on a loop blocks. All mutable state is confined to the loop's
+/// thread; other threads only touch the atomics and the wake-up eventfd.
+final class EventLoop: @unchecked Sendable {
+    private static let listenerToken: UInt64 = .max
+    private static let wakeToken: UInt64 = .max - 1
+    private static let readChunk = 64 * 1024
+    /// Exclusive wake-ups: one loop, not all, wakes for each incoming connection.
+    private static let listenerEvents = UInt32(CSYS_EPOLLIN) | UInt32(bitPattern: Int32(CSYS_EPOLLEXCLUSIVE))
+
+    let index: Int
+    private let epoll: Int32
+    private let wakeFD: Int32
+    private let listener: Listener
+    private let dispatcher: Dispatcher
+    private let configuration: ServerConfiguration
+    private let counters: ServerCounters
+    private let logger: Logger
+    private var connections: [Int32: Connection] = [:]
+    private var readBuffer = [UInt8](repeating: 0, count: EventLoop.readChunk)
+    private var listening = true
+    /// While out of file descriptors, the listener is taken out of epoll until this time, instead of spinning.
+    private var acceptPausedUntil: UInt64?
+    private var drainDeadline: UInt64?
+
+    /// Monotonic microseconds of the loop's last turn, read by the watchdog.
+    let heartbeat = Atomic<UInt64>(0)
+    private let stopRequested = Atomic<Bool>(false)
+    #if DEBUG
+    /// Debug builds only: makes the loop spin without turning, to test the watchdog.
+    let wedgeRequested = Atomic<Bool>(false)
+    #endif
+
+    init(
+        index: Int, listener: Listener, dispatcher: Dispatcher, configuration: ServerConfiguration,
+        counters: ServerCounters, logger: Logger
+    ) throws(ListenerError) {
+        self.index = index
+        self.listener = listener
+        self.dispatcher = dispatcher
+        self.configuration = configuration
+        self.counters = counters
+        self.logger = logger
+        epoll = csys_epoll_create()
+        wakeFD = csys_eventfd()
+        guard epoll >= 0, wakeFD >= 0 else { throw .system("epoll", errno: errno) }
+        guard csys_epoll_add(epoll, wakeFD, UInt32(CSYS_EPOLLIN), Self.wakeToken) == 0,
+            csys_epoll_add(epoll, listener.fd, Self.listenerEvents, Self.listenerToken) == 0
+        else { throw .system("epoll_ctl", errno: errno) }
+        heartbeat.store(csys_monotonic_usec(), ordering: .relaxed)
+    }
+
+    /// Asks the loop to stop accepting, drain buffered responses (bounded) and return from `run`.
+    func requestStop() {
+        stopRequested.store(true, ordering: .relaxed)
+        _ = csys_eventfd_signal(wakeFD)
+    }
+
+    /// Runs until stopped and drained.
+    func run() {
+        var events = [csys_event](repeating: csys_event(), count: 256)
+        var lastSweep = csys_monotonic_usec()
+        while true {
+            let count = events.withUnsafeMutableBufferPointer { csys_epoll_wait(epoll, $0.baseAddress, 256, 250) }
+            let now = csys_monotonic_usec()
+            heartbeat.store(now, ordering: .relaxed)
+            #if DEBUG
+            while wedgeRequested.load(ordering: .relaxed) { usleep(10_000) }
+            #endif
+            for event in events.prefix(Int(max(count, 0))) {
+                switch event.data {
+                case Self.listenerToken: acceptConnections(now: now)
+                case Self.wakeToken: _ = csys_eventfd_drain(wakeFD)
+                default: handle(fd: Int32(truncatingIfNeeded: event.data), events: event.events, now: now)
+                }
+            }
+            if stopRequested.load(ordering: .relaxed) && beginOrContinueDrain(now: now) { break }
+            if let until = acceptPausedUntil, now >= until, listening {
+                acceptPausedUntil = nil
+                _ = csys_epoll_add(epoll, listener.fd, Self.listenerEvents, Self.listenerToken)
+            }
+            if now &- lastSweep >= 1_000_000 {
+                lastSweep = now
+                closeIdleConnections(now: now)
+            }
+        }
+        for connection in Array(connections.values) { close(connection) }
+        Glibc.close(epoll)
+        Glibc.close(wakeFD)
+    }
+
+    /// Returns true when the loop may exit: nothing left to flush, or the drain deadline passed.
+    private func beginOrContinueDrain(now: UInt64) -> Bool {
+        if listening {
+            listening = false
+            if acceptPausedUntil == nil { _ = csys_epoll_del(epoll, listener.fd) }
+            let timeout = configuration.shutdownTimeout.components
+            drainDeadline = now + UInt64(timeout.seconds) * 1_000_000 + UInt64(timeout.attoseconds / 1_000_000_000_000)
+        }
+        for connection in Array(connections.values) where connection.pendingOutput == 0 {
+            close(connection)
+        }
+        return connections.isEmpty || now >= (drainDeadline ?? 0)
+    }
+
+    private func acceptConnections(now: UInt64) {
+        guard listening else { return }
+        for _ in 0..<64 {
+            let fd = csys_accept(listener.fd)
+            guard fd >= 0 else {
+                if errno == EMFILE || errno == ENFILE {
+                    logger.error(
+                        "accept: out of file descriptors (\(counters.connectionsOpen.load(ordering: .relaxed)) open); pausing accepts for 100 ms"
+                    )
+                    _ = csys_epoll_del(epoll, listener.fd)
+                    acceptPausedUntil = now + 100_000
+                }
+                return
+            }
+            counters.connectionsTotal.add(1, ordering: .relaxed)
+            let peer = PeerCredentials.of(fd: fd) ?? PeerCredentials(pid: 0, uid: .max, gid: .max)
+            if counters.connectionsOpen.load(ordering: .relaxed) >= configuration.maxConnections {
+                counters.connectionsOverloaded.add(1, ordering: .relaxed)
+                refuse(
+                    fd,
+                    CoreError.overloaded(
+                        "The daemon is at its connection limit (\(configuration.maxConnections)); try again later."))
+                continue
+            }
+            if !isAllowed(peer) {
+                counters.connectionsForbidden.add(1, ordering: .relaxed)
+                logger.warning("refused connection from \(peer): not in --allow-uid/--allow-gid")
+                refuse(
+                    fd,
+                    CoreError.forbidden(
+                        "This user may not use fmtd (\(peer)); ask the operator to add it to --allow-uid or --allow-gid."
+                    ))
+                continue
+            }
+            let connection = Connection(fd: fd, peer: peer, now: now)
+            guard csys_epoll_add(epoll, fd, UInt32(CSYS_EPOLLIN), UInt64(fd)) == 0 else {
+                Glibc.close(fd)
+                continue
+            }
+            connection.interest = UInt32(CSYS_EPOLLIN)
+            connections[fd] = connection
+            counters.connectionsOpen.add(1, ordering: .relaxed)
+            logger.debug("connection \(fd) from \(peer)")
+        }
+    }
+
+    private func isAllowed(_ peer: PeerCredentials) -> Bool {
+        if configuration.allowedUIDs == nil && configuration.allowedGIDs == nil { return true }
+        return configuration.allowedUIDs?.contains(peer.uid) == true
+            || configuration.allowedGIDs?.contains(peer.gid) == true
+    }
+
+    private func refuse(_ fd: Int32, _ error: CoreError) {
+        var line: [UInt8] = []
+        Dispatcher.appendError(error, id: .null, to: &line)
+        _ = line.withUnsafeBytes { csys_send(fd, $0.baseAddress, $0.count) }
+        Glibc.close(fd)
+    }
+
+    private func handle(fd: Int32, events: UInt32, now: UInt64) {
+        guard let connection = connections[fd] else { return }
+        connection.lastActivity = now
+        if events & UInt32(CSYS_EPOLLERR) != 0 {
+            close(connection)
+            return
+        }
+        if events & UInt32(CSYS_EPOLLIN) != 0 && !connection.readClosed && !connection.readPaused {
+            readAvailable(connection)
+        } else if events & UInt32(CSYS_EPOLLHUP) != 0 && connection.pendingOutput == 0 {
+            close(connection)
+            return
+        }
+        guard connection.flush() else {
+            close(connection)
+            return
+        }
+        settle(connection)
+    }
+
+    /// Reads what the socket has (bounded per turn, for fairness) and answers every complete line.
+    private func readAvailable(_ connection: Connection) {
+        var budget = 4
+        while budget > 0 {
+            budget -= 1
+            let received = readBuffer.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) }
+            if received > 0 {
+                readBuffer.withUnsafeBufferPointer { buffer in
+                    consume(UnsafeBufferPointer(rebasing: buffer[0..<received]), connection)
+                }
+                if connection.pendingOutput >= configuration.maxOutputBytes { break }
+                if received < readBuffer.count { break }
+            } else if received == 0 {
+                finishInput(connection)
+                return
+            } else {
+                if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { finishInput(connection) }
+                return
+            }
+        }
+    }
+
+    /// End of input: a final line without a newline still counts as a request.
+    private func finishInput(_ connection: Connection) {
+        connection.readClosed = true
+        if !connection.input.isEmpty && !connection.discarding {
+            let line = connection.input
+            connection.input = []
+            line.withUnsafeBufferPointer { answer($0, connection) }
+        }
+        connection.input = []
+    }
+
+    /// Cuts `bytes` into lines, joining with a partial line from earlier reads.
+    private func consume(_ bytes: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
+        var start = 0
+        while start < bytes.count {
+            let rest = UnsafeBufferPointer(rebasing: bytes[start...])
+            guard let offset = rest.firstIndex(of: 0x0A) else {
+                appendPartial(rest, connection)
+                return
+            }
+            let newline = start + offset
+            let piece = UnsafeBufferPointer(rebasing: bytes[start..<newline])
+            start = newline + 1
+            if connection.discarding {
+                connection.discarding = false
+                continue
+            }
+            if connection.input.isEmpty {
+                lineComplete(piece, connection)
+            } else if connection.input.count + piece.count > configuration.maxLineBytes {
+                connection.input = []
+                rejectTooLarge(connection)
+            } else {
+                connection.input.append(contentsOf: piece)
+                let line = connection.input
+                connection.input = []
+                line.withUnsafeBufferPointer { lineComplete($0, connection) }
+            }
+        }
+    }
+
+    private func appendPartial(_ bytes: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
+        guard !connection.discarding else { return }
+        if connection.input.count + bytes.count > configuration.maxLineBytes {
+            connection.input = []
+            connection.discarding = true
+            rejectTooLarge(connection)
+        } else {
+            connection.input.append(contentsOf: bytes)
+        }
+    }
+
+    private func lineComplete(_ line: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
+        if line.count > configuration.maxLineBytes {
+            rejectTooLarge(connection)
+        } else {
+            answer(line, connection)
+        }
+    }
+
+    private func rejectTooLarge(_ connection: Connection) {
+        counters.linesTooLarge.add(1, ordering: .relaxed)
+        Dispatcher.appendError(CoreError.tooLarge(limit: configuration.maxLineBytes), id: .null, to: &connection.output)
+    }
+
+    /// Answers one line; blank lines (and a lone `\r`) are skipped.
+    private func answer(_ line: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+        var begin = 0
+        while begin < end, line[begin] == 0x20 || line[begin] == 0x09 { begin += 1 }
+        guard begin < end else { return }
+        dispatcher.respond(to: UnsafeBufferPointer(rebasing: line[begin..<end]), into: &connection.output)
+    }
+
+    /// Re-registers interest after a turn: pause reading a client that does not read, close a finished one.
+    private func settle(_ connection: Connection) {
+        if connection.readClosed && connection.pendingOutput == 0 {
+            close(connection)
+            return
+        }
+        let overFull = connection.pendingOutput >= configuration.maxOutputBytes
+        if overFull && !connection.readPaused { counters.readPauses.add(1, ordering: .relaxed) }
+        connection.readPaused = overFull
+        var interest: UInt32 = 0
+        if !connection.readClosed && !connection.readPaused { interest |= UInt32(CSYS_EPOLLIN) }
+        if connection.pendingOutput > 0 { interest |= UInt32(CSYS_EPOLLOUT) }
+        updateInterest(connection, interest)
+    }
+
+    private func updateInterest(_ connection: Connection, _ interest: UInt32) {
+        guard interest != connection.interest else { return }
+        _ = csys_epoll_mod(epoll, connection.fd, interest, UInt64(connection.fd))
+        connection.interest = interest
+    }
+
+    private func closeIdleConnections(now: UInt64) {
+        let timeout = configuration.idleTimeout.components
+        let limit = UInt64(timeout.seconds) * 1_000_000 + UInt64(timeout.attoseconds / 1_000_000_000_000)
+        for connection in Array(connections.values) where now &- connection.lastActivity > limit {
+            counters.connectionsIdleClosed.add(1, ordering: .relaxed)
+            close(connection)
+        }
+    }
+
+    private func close(_ connection: Connection) {
+        guard connections.removeValue(forKey: connection.fd) != nil else { return }
+        _ = csys_epoll_del(epoll, connection.fd)
+        Glibc.close(connection.fd)
+        counters.connectionsOpen.subtract(1, ordering: .relaxed)
+    }
+}

@@ -1,0 +1,119 @@
+import CSystem
+import FmtCore
+import Foundation
+import Glibc
+
+/// The daemon's lifecycle around its event loops: start the loops on the listener, tell systemd we are
+/// ready, then turn signals into actions on the main thread (SIGHUP reloads, SIGTERM/SIGINT drain and stop)
+/// and send watchdog keep-alives only while every loop is turning.
+public final class Server: Sendable {
+    public let configuration: ServerConfiguration
+    public let counters: ServerCounters
+    private let listener: Listener
+    private let dispatcher: Dispatcher
+    private let logger: Logger
+    private let notifier: Notifier
+    private let loops: [EventLoop]
+
+    /// Signals the daemon handles; they are blocked in every thread and taken with `sigtimedwait`.
+    public static let handledSignals: [Int32] = [SIGHUP, SIGTERM, SIGINT, SIGUSR2]
+
+    /// Resets the signal mask a parent may have left blocked, then blocks the handled signals in this
+    /// thread and every thread started later; raises the open-files limit to its hard limit, so
+    /// `--max-connections` is not capped by a 1024 soft limit. Call first thing in `main`.
+    public static func prepareSignals() {
+        _ = csys_unblock_all_signals()
+        _ = csys_raise_fd_limit()
+        _ = csys_ignore_sigpipe()
+        handledSignals.withUnsafeBufferPointer { _ = csys_block_signals($0.baseAddress, Int32($0.count)) }
+    }
+
+    public init(
+        listener: Listener, dispatcher: Dispatcher, configuration: ServerConfiguration, counters: ServerCounters,
+        logger: Logger, notifier: Notifier
+    ) throws(ListenerError) {
+        self.listener = listener
+        self.dispatcher = dispatcher
+        self.configuration = configuration
+        self.counters = counters
+        self.logger = logger
+        self.notifier = notifier
+        var loops: [EventLoop] = []
+        for index in 0..<configuration.threads {
+            loops.append(
+                try EventLoop(
+                    index: index, listener: listener, dispatcher: dispatcher, configuration: configuration,
+                    counters: counters, logger: logger))
+        }
+        self.loops = loops
+    }
+
+    /// Serves until SIGTERM/SIGINT; `reload` runs on SIGHUP and returns the status line for systemd.
+    public func run(status: String, reload: @Sendable () -> (ok: Bool, status: String)) {
+        let finished = DispatchGroup()
+        for loop in loops {
+            finished.enter()
+            let thread = Thread {
+                loop.run()
+                finished.leave()
+            }
+            thread.name = "fmtd-loop-\(loop.index)"
+            thread.start()
+        }
+        notifier.ready(status: status)
+        logger.notice("ready: \(status)")
+
+        var lastWatchdog = ContinuousClock.now
+        let tick: Int32 = 100
+        while true {
+            let signal = Self.handledSignals.withUnsafeBufferPointer {
+                csys_wait_signal($0.baseAddress, Int32($0.count), tick)
+            }
+            if signal == SIGHUP {
+                notifier.reloading()
+                let outcome = reload()
+                if outcome.ok {
+                    notifier.send("READY=1\nSTATUS=\(outcome.status)")
+                    logger.notice("reloaded: \(outcome.status)")
+                } else {
+                    notifier.send("READY=1\nSTATUS=\(outcome.status)")
+                    logger.error("reload failed, still serving the previous data: \(outcome.status)")
+                }
+            } else if signal == SIGTERM || signal == SIGINT {
+                logger.notice("stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), draining connections")
+                notifier.stopping()
+                break
+            } else if signal == SIGUSR2 {
+                wedgeForTesting()
+            }
+            if let interval = notifier.watchdogInterval, lastWatchdog.duration(to: .now) >= interval {
+                if loopsAreTurning(within: interval * 2) {
+                    notifier.watchdog()
+                    lastWatchdog = .now
+                } else {
+                    logger.error(
+                        "an event loop has not turned for \(interval * 2); withholding the watchdog keep-alive")
+                }
+            }
+        }
+        for loop in loops { loop.requestStop() }
+        finished.wait()
+        listener.close()
+        logger.notice("stopped")
+    }
+
+    private func loopsAreTurning(within limit: Duration) -> Bool {
+        let now = csys_monotonic_usec()
+        let limitMicros =
+            UInt64(limit.components.seconds) * 1_000_000 + UInt64(limit.components.attoseconds / 1_000_000_000_000)
+        return loops.allSatisfy { now &- $0.heartbeat.load(ordering: .relaxed) <= limitMicros }
+    }
+
+    /// Debug builds only: SIGUSR2 wedges loop 0 so tests can see the watchdog withheld. Release builds ignore it.
+    private func wedgeForTesting() {
+        #if DEBUG
+        logger.warning("SIGUSR2: wedging event loop 0 (debug builds only)")
+        loops.first?.wedgeRequested.store(true, ordering: .relaxed)
+        #endif
+    }
+}

@@ -1,0 +1,22 @@
+/// Limits and policies of the socket server; every field has a command-line flag in `fmtd`.
+public struct ServerConfiguration: Sendable {
+    /// Event loop threads; one per core by default.
+    public var threads: Int
+    /// Longest request line accepted; longer lines get `too_large` and are discarded up to their newline.
+    public var maxLineBytes = 64 * 1024
+    /// Open connections beyond this get one `overloaded` line and are closed.
+    public var maxConnections = 4096
+    /// Buffered responses per connection above which fmtd stops reading that client until it reads.
+    public var maxOutputBytes = 1024 * 1024
+    /// Connections with no traffic for this long are closed.
+    public var idleTimeout: Duration = .seconds(300)
+    /// How long SIGTERM waits for buffered responses to drain.
+    public var shutdownTimeout: Duration = .seconds(5)
+    /// When set, only peers with these uids (or `allowedGIDs`) are served; root is not special.
+    public var allowedUIDs: Set<UInt32>?
+    public var allowedGIDs: Set<UInt32>?
+
+    public init(threads: Int) {
+        self.threads = max(1, threads)
+    }
+}

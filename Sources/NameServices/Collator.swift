@@ -1,0 +1,110 @@
+import CICU
+import FmtCore
+import Synchronization
+
+/// An ICU collator for one language tag, with canonical equivalence on so NFC and NFD spellings compare
+/// equal. ICU collators are thread-safe for comparison and sort keys once configured, so one instance is
+/// shared read-only by every request for its tag.
+final class Collator: @unchecked Sendable {
+    private let handle: OpaquePointer
+    /// ICU's version of this collator (root collation plus tailoring): stored sort keys are valid for one.
+    let version: String
+
+    /// Opens the collator of a BCP 47 tag (`sv-SE`, `de-u-co-phonebk`), or nil when ICU cannot.
+    init?(tag: String) {
+        guard let handle = fmt_collator_open(tag) else { return nil }
+        self.handle = handle
+        version = ICUInfo.read { fmt_collator_version(handle, $0, $1) }
+    }
+
+    deinit {
+        fmt_collator_close(handle)
+    }
+
+    /// Compares two UTF-8 strings: negative, zero or positive.
+    func compare(_ a: [UInt8], _ b: [UInt8]) -> Int32 {
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                a.withMemoryRebound(to: CChar.self) { a in
+                    b.withMemoryRebound(to: CChar.self) { b in
+                        fmt_collator_compare(handle, a.baseAddress, Int32(a.count), b.baseAddress, Int32(b.count))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The ICU sort key of a string, without the terminating zero byte: comparing two keys byte by byte
+    /// orders them as `compare` orders the strings.
+    func sortKey(_ text: String) -> [UInt8] {
+        var utf8 = Array(text.utf8)
+        if utf8.isEmpty { utf8 = [0] }
+        let count = Int32(text.utf8.count)
+        var capacity = max(64, text.utf8.count * 4)
+        while true {
+            var key = [UInt8](repeating: 0, count: capacity)
+            let length = utf8.withUnsafeBufferPointer { source in
+                source.withMemoryRebound(to: CChar.self) { source in
+                    fmt_collator_sort_key(handle, source.baseAddress, count, &key, Int32(capacity))
+                }
+            }
+            if length < 0 { return [] }
+            if Int(length) <= capacity {
+                key.removeSubrange(Int(length)...)
+                return key
+            }
+            capacity = Int(length)
+        }
+    }
+}
+
+/// ICU's cardinal plural rules for one language tag; immutable once opened and shared across threads.
+final class PluralRules: @unchecked Sendable {
+    private let handle: OpaquePointer
+
+    init?(tag: String) {
+        guard let handle = fmt_plural_open(tag) else { return nil }
+        self.handle = handle
+    }
+
+    deinit {
+        fmt_plural_close(handle)
+    }
+
+    /// The CLDR category of a number (`one`, `few`, `many`, ...).
+    func category(of number: Double) -> String? {
+        let category = ICUInfo.read(capacity: 16) { fmt_plural_select(handle, number, $0, $1) }
+        return category.isEmpty ? nil : category
+    }
+
+    /// The category of a plain decimal string (`1.0`), whose visible fraction digits count; nil when the
+    /// text is not of the form `-?digits(.digits)?`.
+    func category(ofDecimal text: String) -> String? {
+        let category = ICUInfo.read(capacity: 16) { fmt_plural_select_decimal(handle, text, $0, $1) }
+        return category.isEmpty ? nil : category
+    }
+}
+
+/// A bounded cache of ICU objects by language tag, so each tag's collator or rules are opened once and then
+/// shared. Clearing when full is safe: requests in flight keep their instance alive.
+final class TagCache<Value: AnyObject & Sendable>: Sendable {
+    private let entries = Mutex<[String: Value]>([:])
+    private let limit: Int
+    private let open: @Sendable (String) -> Value?
+
+    init(limit: Int = 256, open: @escaping @Sendable (String) -> Value?) {
+        self.limit = limit
+        self.open = open
+    }
+
+    func value(for tag: String) -> Value? {
+        if let cached = entries.withLock({ $0[tag] }) { return cached }
+        guard let value = open(tag) else { return nil }
+        return entries.withLock { entries in
+            if let raced = entries[tag] { return raced }
+            if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
+            entries[tag] = value
+            return value
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import CICU
+import FmtCore
+import Glibc
+import Synchronization
+
+/// How a message argument is used by a pattern, which decides the JSON types a caller may send for it.
+enum ArgumentKind: Sendable, Equatable {
+    /// `{name}`: a string, or a number formatted for the language.
+    case text
+    /// `plural`, `selectordinal`, `{n, number}`: a JSON number or a decimal string.
+    case number
+    /// `select`: a string (a number is selected by its text).
+    case select
+}
+
+/// The ICU handle of one compiled pattern. ICU's MessageFormat caches sub-formatters while formatting,
+/// so the handle is only used under its owner's lock.
+struct MessageHandle: ~Copyable {
+    let pointer: OpaquePointer
+
+    deinit {
+        fmt_message_close(pointer)
+    }
+}
+
+/// One catalogue pattern compiled by ICU for its language, with the arguments it needs.
+final class CompiledMessage: Sendable {
+    /// Each argument once, with the kind that constrains it most.
+    let arguments: [(name: String, kind: ArgumentKind)]
+    private let handle: Mutex<MessageHandle>
+
+    /// Compiles a pattern; throws the reason ICU gives (syntax error and offset, unsupported argument type).
+    init(pattern: String, language: String) throws(MessageCompileError) {
+        var error = [CChar](repeating: 0, count: 160)
+        let count = Int32(pattern.utf8.count)
+        guard let pointer = fmt_message_open(language, pattern, count, &error, 160) else {
+            throw MessageCompileError(reason: String(decoding: error.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self))
+        }
+        let handle = MessageHandle(pointer: pointer)
+        var arguments: [(name: String, kind: ArgumentKind)] = []
+        for index in 0..<fmt_message_argument_count(pointer) {
+            var raw: Int32 = 0
+            let name = ICUInfo.read { fmt_message_argument(pointer, index, $0, $1, &raw) }
+            let kind: ArgumentKind
+            switch raw {
+            case Int32(FMT_MESSAGE_ARG_TEXT): kind = .text
+            case Int32(FMT_MESSAGE_ARG_NUMBER): kind = .number
+            case Int32(FMT_MESSAGE_ARG_SELECT): kind = .select
+            default:
+                throw MessageCompileError(
+                    reason: "argument {\(name)} has a type fmtd does not format here (use plural, select or number)")
+            }
+            guard let existing = arguments.firstIndex(where: { $0.name == name }) else {
+                arguments.append((name, kind))
+                continue
+            }
+            // `{n}` next to `{n, plural, …}` still needs a number; `{x}` next to a select, a string.
+            switch (arguments[existing].kind, kind) {
+            case (.number, .select), (.select, .number):
+                throw MessageCompileError(reason: "argument {\(name)} is used both as a number and for select")
+            case (.text, _):
+                arguments[existing].kind = kind
+            default:
+                break
+            }
+        }
+        self.arguments = arguments
+        self.handle = Mutex(handle)
+    }
+
+    /// The argument names the pattern uses.
+    var argumentNames: Set<String> {
+        Set(arguments.map(\.name))
+    }
+
+    /// Formats with named arguments already checked against `arguments`.
+    func format(_ values: [(name: String, value: String, isNumber: Bool)]) throws(CoreError) -> String {
+        let names = values.map(\.name)
+        let texts = values.map(\.value)
+        let numbers = values.map { Int32($0.isNumber ? 1 : 0) }
+        let result: Result<String, CoreError> = handle.withLock { handle in
+            Self.format(handle.pointer, names: names, values: texts, numbers: numbers)
+        }
+        return try result.get()
+    }
+
+    private static func format(
+        _ pointer: OpaquePointer, names: [String], values: [String], numbers: [Int32]
+    ) -> Result<String, CoreError> {
+        let cNames = names.map { UnsafePointer(strdup($0)) }
+        let cValues = values.map { UnsafePointer(strdup($0)) }
+        defer {
+            cNames.forEach { free(UnsafeMutablePointer(mutating: $0)) }
+            cValues.forEach { free(UnsafeMutablePointer(mutating: $0)) }
+        }
+        var error = [CChar](repeating: 0, count: 160)
+        var length: Int32 = 0
+        guard let text = fmt_message_format(pointer, Int32(names.count), cNames, cValues, numbers, &length, &error, 160)
+        else {
+            let reason = String(decoding: error.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
+            return .failure(.internal("ICU could not format the message: \(reason)"))
+        }
+        defer { fmt_names_free(text) }
+        let bytes = UnsafeRawBufferPointer(start: text, count: Int(length))
+        return .success(String(decoding: bytes, as: UTF8.self))
+    }
+}
+
+/// Why ICU refused a pattern.
+struct MessageCompileError: Error {
+    let reason: String
+}
+
+/// One message in every language its catalogue has.
+struct CatalogueEntry: Sendable {
+    /// The file the English text came from, for errors.
+    let file: String
+    let languages: [String: CompiledMessage]
+}
+
+/// Every loaded catalogue merged by key: fmtd's own (`data/messages/<lang>.json`) and each local service's
+/// (`messages.d/<service>.<lang>.json`). Immutable after loading; a failed load throws and leaves no value.
+struct MessageCatalogue: Sendable {
+    let entries: [String: CatalogueEntry]
+    /// The catalogue files loaded, in load order, for `info`.
+    let files: [String]
+    /// SHA-256 over every catalogue file's path and bytes.
+    let checksum: String
+
+    /// One language file of one catalogue before compilation.
+    private struct SourceFile {
+        let catalogue: String
+        let language: String
+        let path: String
+        let bytes: [UInt8]
+    }
+
+    init(loading data: DataStore) throws(DataError) {
+        var sources: [SourceFile] = []
+        for path in data.list("messages") {
+            let language = String(path.dropFirst("messages/".count).dropLast(".json".count))
+            guard Self.isLanguage(language) else {
+                throw DataError(file: path, "the file name must be a language code (en.json, nl.json)")
+            }
+            sources.append(SourceFile(catalogue: "fmtd", language: language, path: path, bytes: try data.read(path)))
+        }
+        for (path, bytes) in try data.localFiles("messages.d") {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let parts = name.dropLast(".json".count).split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 2, Self.isServiceName(parts[0]), Self.isLanguage(parts[1]) else {
+                throw DataError(file: path, "the file name must be <service>.<language>.json (billing.nl.json)")
+            }
+            sources.append(
+                SourceFile(catalogue: String(parts[0]), language: String(parts[1]), path: path, bytes: bytes))
+        }
+        var digestInput: [UInt8] = []
+        for source in sources {
+            digestInput += Array(source.path.utf8) + [0] + source.bytes + [0]
+        }
+        checksum = SHA256.hex(digestInput)
+        files = sources.map(\.path)
+
+        var catalogueOrder: [String] = []
+        var byCatalogue: [String: [SourceFile]] = [:]
+        for source in sources {
+            if byCatalogue[source.catalogue] == nil { catalogueOrder.append(source.catalogue) }
+            byCatalogue[source.catalogue, default: []].append(source)
+        }
+        var entries: [String: CatalogueEntry] = [:]
+        for catalogue in catalogueOrder {
+            for (key, entry) in try Self.load(catalogue: byCatalogue[catalogue] ?? []).sorted(by: { $0.key < $1.key }) {
+                if let existing = entries[key] {
+                    throw DataError(file: entry.file, field: key, "the key is already defined in \(existing.file)")
+                }
+                entries[key] = entry
+            }
+        }
+        self.entries = entries
+    }
+
+    /// Loads one catalogue's language files: English is required, every language has the same keys, every
+    /// pattern compiles, and no translation uses an argument the English text does not.
+    private static func load(catalogue files: [SourceFile]) throws(DataError) -> [String: CatalogueEntry] {
+        var texts: [(file: SourceFile, patterns: [(key: String, pattern: String)])] = []
+        for file in files {
+            texts.append((file, try patterns(in: file)))
+        }
+        guard let english = texts.first(where: { $0.file.language == "en" }) else {
+            let path = files.first?.path ?? "messages"
+            throw DataError(file: path, "the catalogue has no English file, which every other language falls back to")
+        }
+        let englishKeys = Set(english.patterns.map(\.key))
+        for text in texts where text.file.language != "en" {
+            let keys = Set(text.patterns.map(\.key))
+            if let missing = englishKeys.subtracting(keys).sorted().first {
+                throw DataError(file: text.file.path, field: missing, "the key is in \(english.file.path) but not here")
+            }
+            if let extra = keys.subtracting(englishKeys).sorted().first {
+                throw DataError(file: text.file.path, field: extra, "the key is not in \(english.file.path)")
+            }
+        }
+        var compiled: [String: [String: CompiledMessage]] = [:]
+        var englishArguments: [String: Set<String>] = [:]
+        for text in [english] + texts.filter({ $0.file.language != "en" }) {
+            for (key, pattern) in text.patterns {
+                let message: CompiledMessage
+                do {
+                    message = try CompiledMessage(pattern: pattern, language: text.file.language)
+                } catch {
+                    throw DataError(file: text.file.path, field: key, "ICU rejects the pattern: \(error.reason)")
+                }
+                if text.file.language == "en" {
+                    englishArguments[key] = message.argumentNames
+                } else if let extra = message.argumentNames.subtracting(englishArguments[key] ?? []).sorted().first {
+                    throw DataError(
+                        file: text.file.path, field: key,
+                        "argument {\(extra)} is not in the English text, so callers do not send it")
+                }
+                compiled[key, default: [:]][text.file.language] = message
+            }
+        }
+        return compiled.mapValues { CatalogueEntry(file: english.file.path, languages: $0) }
+    }
+
+    private static func patterns(in file: SourceFile) throws(DataError) -> [(key: String, pattern: String)] {
+        let value: JSONValue
+        do {
+            value = try JSONReader.parse(file.bytes, maxDepth: 4)
+        } catch {
+            throw DataError(file: file.path, "not valid JSON: \(error)")
+        }
+        guard case .object(let object) = value else {
+            throw DataError(file: file.path, "a catalogue is a JSON object of key to message pattern")
+        }
+        var seen = Set<String>()
+        var patterns: [(key: String, pattern: String)] = []
+        for member in object {
+            guard isKey(member.key) else {
+                throw DataError(file: file.path, field: member.key, "keys are screen.element.variant (a-z, 0-9, _)")
+            }
+            guard seen.insert(member.key).inserted else {
+                throw DataError(file: file.path, field: member.key, "the key appears twice")
+            }
+            guard case .string(let pattern) = member.value else {
+                throw DataError(file: file.path, field: member.key, "the pattern must be a string")
+            }
+            patterns.append((member.key, pattern))
+        }
+        return patterns
+    }
+
+    /// `contacts.details_updated`: two or more dot-separated segments of lower-case letters, digits and `_`.
+    static func isKey(_ key: String) -> Bool {
+        let segments = key.split(separator: ".", omittingEmptySubsequences: false)
+        return segments.count >= 2 && key.utf8.count <= 200
+            && segments.allSatisfy { segment in
+                !segment.isEmpty
+                    && segment.utf8.allSatisfy {
+                        (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F
+                    }
+            }
+    }
+
+    private static func isLanguage<S: StringProtocol>(_ text: S) -> Bool {
+        (2...3).contains(text.count) && text.utf8.allSatisfy { (0x61...0x7A).contains($0) }
+    }
+
+    private static func isServiceName<S: StringProtocol>(_ text: S) -> Bool {
+        !text.isEmpty && text.count <= 64
+            && text.utf8.allSatisfy {
+                (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F || $0 == 0x2D
+            }
+    }
+}

@@ -1,0 +1,244 @@
+import FmtCore
+
+/// Names and language services: locale-aware sorting and sort keys (ICU collation of the requested
+/// locale), the core's language resolution, CLDR plural categories, and the product's message catalogues.
+public struct NamesPlugin: FormatterPlugin {
+    public static let name = "names"
+    public static let ops = ["sort", "sortKey", "language", "plural", "message"]
+
+    /// The most names one `sort` or `sortKey` request may carry.
+    public static let maximumNames = 10_000
+
+    private let resolver: LocaleResolver
+    private let collators = TagCache<Collator> { Collator(tag: $0) }
+    private let pluralRules = TagCache<PluralRules> { PluralRules(tag: $0) }
+    private let catalogue: MessageCatalogue
+    private let languages: [JSONValue]
+    private let info: JSONObject
+
+    public init(loading data: DataStore, environment: PluginEnvironment) throws {
+        resolver = environment.resolver
+        catalogue = try MessageCatalogue(loading: data)
+        let supported = resolver.supported
+        languages = supported.map { language in
+            var names = JSONObject()
+            for viewer in supported { names.append(viewer, JSONValue(ICUInfo.languageName(language, locale: viewer))) }
+            return [
+                "language": .string(language),
+                "name": JSONValue(ICUInfo.languageName(language, locale: language)),
+                "names": .object(names),
+            ]
+        }
+        info = [
+            "source": .string(data.sourceDescription),
+            "version": .string(ICUInfo.version),
+            "checksum": .string(catalogue.checksum),
+            "collationVersion": .string(ICUInfo.collationVersion),
+            "unicodeVersion": .string(ICUInfo.unicodeVersion),
+            "messages": JSONValue(catalogue.entries.count),
+            "catalogues": JSONValue(catalogue.files),
+        ]
+    }
+
+    public var dataInfo: JSONObject { info }
+
+    public func handle(_ request: Request) throws -> JSONObject {
+        switch request.op {
+        case "sort": try sort(request)
+        case "sortKey": try sortKey(request)
+        case "language": try language(request)
+        case "plural": try plural(request)
+        case "message": try message(request)
+        default: throw CoreError.unknownOp(request.op)
+        }
+    }
+
+    // MARK: - sort, sortKey
+
+    /// Sorts with the requested locale's own collator; equal names (NFC and NFD spellings) keep input order.
+    private func sort(_ request: Request) throws -> JSONObject {
+        let collator = try collator(for: request)
+        guard let names = try names(request) else {
+            throw CoreError.invalidField("names", message: "The field \"names\" is required.")
+        }
+        let utf8 = names.map { Array($0.utf8) }
+        let order = names.indices.sorted { a, b in
+            let result = collator.compare(utf8[a], utf8[b])
+            return result != 0 ? result < 0 : a < b
+        }
+        return ["sorted": JSONValue(order.map { names[$0] }), "order": .array(order.map { JSONValue($0) })]
+    }
+
+    /// Hex sort keys: byte (or hex string) comparison orders them as the collator orders the names.
+    private func sortKey(_ request: Request) throws -> JSONObject {
+        let collator = try collator(for: request)
+        let single = try request.string("name")
+        let many = try names(request)
+        switch (single, many) {
+        case (let name?, nil):
+            return ["key": .string(Self.hex(collator.sortKey(name))), "collationVersion": .string(collator.version)]
+        case (nil, let names?):
+            return [
+                "keys": JSONValue(names.map { Self.hex(collator.sortKey($0)) }),
+                "collationVersion": .string(collator.version),
+            ]
+        case (nil, nil):
+            throw CoreError.invalidField(
+                "name", message: "Send \"name\" (one string) or \"names\" (an array of strings).")
+        case (_?, _?):
+            throw CoreError.invalidField("names", message: "Send either \"name\" or \"names\", not both.")
+        }
+    }
+
+    private func collator(for request: Request) throws -> Collator {
+        let tag = try request.locale(resolver).requested.description
+        guard let collator = collators.value(for: tag) else {
+            throw CoreError.invalidField("locale", message: "ICU has no collator for \"\(tag)\".")
+        }
+        return collator
+    }
+
+    /// The `names` field within the limit, or nil when absent.
+    private func names(_ request: Request) throws -> [String]? {
+        guard let names = try request.strings("names") else { return nil }
+        guard names.count <= Self.maximumNames else {
+            throw CoreError.invalidField(
+                "names", message: "At most \(Self.maximumNames) names per request, got \(names.count); split the list.")
+        }
+        return names
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    // MARK: - language
+
+    /// The core's resolution of a tag, or the supported languages with their names in each of them.
+    private func language(_ request: Request) throws -> JSONObject {
+        guard let tag = try request.string("tag") else {
+            return ["supported": JSONValue(resolver.supported), "languages": .array(languages)]
+        }
+        let resolved = try resolver.resolve(tag, field: "tag")
+        return [
+            "language": .string(resolved.language),
+            "match": .string(resolved.match.rawValue),
+            "locale": .string(resolved.tag),
+            "supported": JSONValue(resolver.supported),
+        ]
+    }
+
+    // MARK: - plural
+
+    /// The CLDR plural category of `count` in the requested language's own rules.
+    private func plural(_ request: Request) throws -> JSONObject {
+        let tag = try request.locale(resolver).requested.description
+        guard let rules = pluralRules.value(for: tag) else {
+            throw CoreError.invalidField("locale", message: "ICU has no plural rules for \"\(tag)\".")
+        }
+        let category: String?
+        switch request.fields["count"] {
+        case .number(let number)?:
+            guard let value = number.doubleValue else {
+                throw CoreError.invalidField("count", message: "The count \(number.text.prefix(32)) is out of range.")
+            }
+            category = rules.category(of: value)
+        case .string(let text)?:
+            guard let found = rules.category(ofDecimal: text) else {
+                throw CoreError.invalidField(
+                    "count", message: "The count \"\(text.prefix(32))\" is not a decimal such as \"1.0\" or \"-2.50\".")
+            }
+            category = found
+        case nil, .null?:
+            throw CoreError.invalidField("count", message: "The field \"count\" is required.")
+        case let other?:
+            throw Request.wrongType("count", expected: "a number or a decimal string", got: other)
+        }
+        guard let category else { throw CoreError.internal("ICU returned no plural category") }
+        return ["category": .string(category)]
+    }
+
+    // MARK: - message
+
+    /// Formats a catalogue message in the viewer's language, or in English when that language lacks the key.
+    private func message(_ request: Request) throws -> JSONObject {
+        let key = try request.requiredString("key")
+        let resolved = try request.locale(resolver)
+        let arguments = try request.object("args") ?? [:]
+        guard let entry = catalogue.entries[key] else { throw NamesError.unknownKey(key) }
+        let language = entry.languages[resolved.language] != nil ? resolved.language : "en"
+        guard let message = entry.languages[language] else { throw NamesError.unknownKey(key) }
+        var values: [(name: String, value: String, isNumber: Bool)] = []
+        for (name, kind) in message.arguments {
+            values.append(try Self.argument(name, kind: kind, in: arguments))
+        }
+        return ["lang": .string(language), "text": .string(try message.format(values))]
+    }
+
+    private static func argument(
+        _ name: String, kind: ArgumentKind, in arguments: JSONObject
+    ) throws(CoreError) -> (name: String, value: String, isNumber: Bool) {
+        let field = "args.\(name)"
+        switch (arguments[name], kind) {
+        case (nil, _), (.null?, _):
+            throw .invalidField(field, message: "The message needs the argument \"\(name)\".")
+        case (.number(let number)?, .text), (.number(let number)?, .number):
+            guard number.doubleValue != nil else {
+                throw .invalidField(field, message: "The argument \"\(name)\" is out of range.")
+            }
+            return (name, number.text, true)
+        case (.string(let text)?, .number):
+            guard isDecimal(text) else {
+                throw .invalidField(
+                    field, message: "The argument \"\(name)\" must be a number, got \"\(text.prefix(32))\".")
+            }
+            return (name, text, true)
+        case (.string(let text)?, .text), (.string(let text)?, .select):
+            return (name, text, false)
+        case (.number(let number)?, .select):
+            return (name, number.text, false)
+        case (let other?, _):
+            throw Request.wrongType(field, expected: "a string or a number", got: other)
+        }
+    }
+
+    /// `-?digits(.digits)?`, the decimal strings accepted where a number is expected.
+    static func isDecimal(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        let parts = bytes.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+        return text.utf8.count <= 64 && !parts.isEmpty && parts.count <= 2
+            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { (0x30...0x39).contains($0) } }
+    }
+}
+
+/// The names plugin's own error codes.
+public enum NamesError: WireError, Equatable {
+    /// No catalogue has the key in any language (fmtd never renders the raw key).
+    case unknownKey(String)
+
+    public var code: String {
+        switch self {
+        case .unknownKey: "unknown_key"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .unknownKey(let key): "No message catalogue has the key \"\(key.prefix(128))\"."
+        }
+    }
+
+    public var field: String? {
+        switch self {
+        case .unknownKey: "key"
+        }
+    }
+}

@@ -1,0 +1,1 @@
+print("fmtbench: not yet built")

@@ -1,0 +1,63 @@
+import FmtCore
+import FmtServer
+
+/// The host's own ops: `ping`, `info` and `stats`.
+enum BuiltinOps {
+    static func make(
+        registry: @escaping @Sendable () -> PluginRegistry?, stats: @escaping @Sendable () -> RequestStats?,
+        counters: ServerCounters, resolver: LocaleResolver
+    ) -> [String: Dispatcher.BuiltinOp] {
+        [
+            "ping": { _ in ["version": .string(FmtdVersion.string)] },
+            "info": { _ in info(registry: registry(), resolver: resolver) },
+            "stats": { _ in statsReport(stats: stats(), registry: registry(), counters: counters) },
+        ]
+    }
+
+    static func info(registry: PluginRegistry?, resolver: LocaleResolver) -> JSONObject {
+        var plugins: [JSONValue] = []
+        if let registry {
+            for plugin in registry.current.plugins {
+                let type = type(of: plugin)
+                plugins.append([
+                    "name": .string(type.name), "ops": JSONValue(type.ops), "data": .object(plugin.dataInfo),
+                ])
+            }
+        }
+        return [
+            "version": .string(FmtdVersion.string),
+            "protocol": JSONValue(Dispatcher.protocolVersion),
+            "ops": JSONValue(["ping", "info", "stats"] + (registry?.ops ?? [])),
+            "plugins": .array(plugins),
+            "languages": JSONValue(resolver.supported),
+            "data": [
+                "source": .string(registry?.store.sourceDescription ?? "none"),
+                "configDirectory": JSONValue(registry?.store.localDirectory),
+            ],
+            "icu": [
+                "version": .string(ICUInfo.version), "unicode": .string(ICUInfo.unicodeVersion),
+                "collation": .string(ICUInfo.collationVersion),
+            ],
+        ]
+    }
+
+    static func statsReport(stats: RequestStats?, registry: PluginRegistry?, counters: ServerCounters) -> JSONObject {
+        let totals = stats?.totals ?? (requests: 0, errors: 0)
+        let reloads = registry?.lastReload ?? ReloadRecord()
+        return [
+            "uptimeSeconds": .number(JSONNumber((counters.uptimeSeconds * 1000).rounded() / 1000)),
+            "connections": .object(counters.connections),
+            "requests": [
+                "total": JSONValue(totals.requests), "errors": JSONValue(totals.errors),
+                "perOp": .object(stats?.perOp ?? [:]),
+            ],
+            "latency": .object(stats?.latency ?? [:]),
+            "reloads": [
+                "ok": JSONValue(reloads.succeeded), "failed": JSONValue(reloads.failed),
+                "lastError": JSONValue(reloads.lastError),
+                "lastDurationUs": reloads.lastDurationMicroseconds.map { JSONValue($0) } ?? .null,
+                "generation": JSONValue(registry?.current.generation ?? 0),
+            ],
+        ]
+    }
+}

@@ -1,0 +1,103 @@
+import EmbeddedData
+import FmtCore
+import FmtServer
+import Foundation
+import Glibc
+import Synchronization
+
+// fmtd: wire the modules together. Flags → data store → plugins → socket → serve until SIGTERM.
+
+Server.prepareSignals()
+let environment = ProcessInfo.processInfo.environment
+
+let options: DaemonOptions
+do {
+    options = try DaemonOptions(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
+} catch {
+    guard case .exit(let code, let message) = error else { exit(2) }
+    FileHandle(fileDescriptor: code == 0 ? 1 : 2).write(Data((message + "\n").utf8))
+    exit(code)
+}
+let logger = Logger(level: options.logLevel)
+let notifier = Notifier(environment: environment)
+
+/// `--data-dir`, else an installed copy next to the binary (`<prefix>/share/fmtd`) or in `/usr/share/fmtd`,
+/// else the data embedded at build time.
+func dataSource() -> DataStore.Source {
+    if let directory = options.dataDirectory { return .directory(directory) }
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    let besideBinary = executable.deletingLastPathComponent().deletingLastPathComponent().appending(path: "share/fmtd")
+        .path
+    for candidate in [besideBinary, "/usr/share/fmtd"]
+    where FileManager.default.fileExists(atPath: candidate + "/address-formats.json") {
+        return .directory(candidate)
+    }
+    return .embedded(EmbeddedData.files)
+}
+
+let store = DataStore(source: dataSource(), localDirectory: options.configDirectory)
+let languages = store.list("translations").map {
+    ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".json", with: "")
+}
+let resolver = LocaleResolver(
+    supported: languages.isEmpty ? ["en", "nl", "de"] : languages.sorted { $0 == "en" || ($1 != "en" && $0 < $1) })
+let counters = ServerCounters()
+let shared = Mutex<(registry: PluginRegistry?, stats: RequestStats?)>((nil, nil))
+
+let registry: PluginRegistry
+do {
+    registry = try PluginRegistry(
+        pluginTypes: PluginCatalog.enabled(options.plugins), store: store,
+        environment: PluginEnvironment(resolver: resolver))
+} catch {
+    logger.error("cannot load data from \(store.sourceDescription): \(error)")
+    notifier.send("STATUS=cannot load data: \(error)")
+    exit(1)
+}
+let builtins = BuiltinOps.make(
+    registry: { shared.withLock { $0.registry } }, stats: { shared.withLock { $0.stats } }, counters: counters,
+    resolver: resolver)
+let dispatcher = Dispatcher(registry: registry, builtins: builtins)
+shared.withLock { $0 = (registry, dispatcher.stats) }
+
+func dataStatus() -> String {
+    let plugins = registry.current.plugins.map { type(of: $0).name }
+    return "serving \(plugins.isEmpty ? "no plugins" : plugins.joined(separator: ", ")) from \(store.sourceDescription)"
+}
+
+if options.checkOnly {
+    print(JSONWriter.string(.object(BuiltinOps.info(registry: registry, resolver: resolver))))
+    exit(0)
+}
+
+let listener: Listener
+do {
+    if let activated = Listener.activated(environment: environment) {
+        listener = activated
+        logger.info("using the socket passed by systemd (fd 3)")
+    } else {
+        listener = try Listener.bind(path: options.socketPath, mode: options.socketMode)
+        logger.info("listening on \(options.socketPath)")
+    }
+} catch {
+    logger.error("cannot listen: \(error)")
+    notifier.send("STATUS=cannot listen: \(error)")
+    exit(1)
+}
+
+do {
+    let server = try Server(
+        listener: listener, dispatcher: dispatcher, configuration: options.server, counters: counters, logger: logger,
+        notifier: notifier)
+    server.run(status: dataStatus()) {
+        switch registry.reload() {
+        case .success(let set): return (true, dataStatus() + " (data generation \(set.generation))")
+        case .failure(let error): return (false, "reload failed, serving previous data: \(error)")
+        }
+    }
+} catch {
+    logger.error("cannot start: \(error)")
+    listener.close()
+    exit(1)
+}
+exit(0)

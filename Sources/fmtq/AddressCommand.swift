@@ -1,0 +1,120 @@
+import FmtCore
+
+/// `fmtq address`: a country's address format, or an address formatted by its country's convention.
+struct AddressCommand: Subcommand {
+    static let name = "address"
+    static let summary = "Show a country's address format, or format an address: fmtq address --country BE"
+    static let help = """
+        Usage: fmtq address --country CC [--locale TAG] [--viewer-region CC] [FIELD OPTIONS]
+
+        Without field options, shows the address format of country CC: its fields with their labels in the
+        viewer's language, the line layout, the one-line template, the postal-code pattern and the example
+        address rendered. With field options, formats that address by the convention of country CC.
+
+          --country CC          the address country, ISO 3166-1 alpha-2 in any case (required)
+          --locale TAG          the viewer's language tag, e.g. nl-BE, en-GB, de (default: en)
+          --viewer-region CC    where the viewer is (default: the locale's region); the country line is
+                                added when the address is in another country, or when no region is known
+          --name TEXT           --organization TEXT    --street TEXT      --house-number TEXT
+          --extra TEXT          --postal-code TEXT     --city TEXT        --region TEXT
+
+        Examples:
+          fmtq address --country BE --locale nl
+          fmtq address --country NL --street Herengracht --house-number 573 --postal-code 1017cd \\
+              --city Amsterdam --locale nl-NL
+          fmtq address --country GB --house-number 10 --street "Downing Street" --city London \\
+              --postal-code sw1a2aa --locale de-DE
+          fmtq address --country US --locale en-US --json --street "Hamilton Avenue" --house-number 301 \\
+              --city "Palo Alto" --region CA --postal-code 94303
+        """
+
+    private static let fieldOptions: [(option: String, field: String)] = [
+        ("--name", "name"), ("--organization", "organization"), ("--street", "street"),
+        ("--house-number", "houseNumber"), ("--extra", "extra"), ("--postal-code", "postalCode"),
+        ("--city", "city"), ("--region", "region"),
+    ]
+
+    static func request(_ arguments: inout Arguments) throws(UsageError) -> JSONObject {
+        guard let country = arguments.option("--country") else {
+            throw UsageError("--country is required, e.g. --country BE")
+        }
+        let locale = arguments.option("--locale")
+        let viewerRegion = arguments.option("--viewer-region")
+        var address = JSONObject()
+        for (option, field) in fieldOptions {
+            if let value = arguments.option(option) { address.append(field, .string(value)) }
+        }
+        var request: JSONObject
+        if address.count == 0 {
+            request = ["op": "addressFormat", "country": .string(country)]
+        } else {
+            address.append("country", .string(country))
+            request = ["op": "address", "address": .object(address)]
+        }
+        if let locale { request.append("locale", .string(locale)) }
+        if let viewerRegion { request.append("viewerRegion", .string(viewerRegion)) }
+        return request
+    }
+
+    static func render(_ response: JSONObject) -> String {
+        response["layout"] == nil ? renderAddress(response) : renderFormat(response)
+    }
+
+    private static func renderAddress(_ response: JSONObject) -> String {
+        var lines = strings(response["lines"])
+        for warning in response["warnings"]?.arrayValue ?? [] {
+            lines.append("warning: " + (warning.objectValue?.text("message") ?? ""))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func renderFormat(_ response: JSONObject) -> String {
+        let fields = (response["fields"]?.arrayValue ?? []).compactMap(\.objectValue)
+        var labels: [String: String] = [:]
+        for field in fields { labels[field.text("field")] = field.text("label") }
+        func labelled(_ template: String) -> String {
+            var output = ""
+            var rest = Substring(template)
+            while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+                output += rest[..<open]
+                let name = String(rest[rest.index(after: open)..<close])
+                output += "<" + (labels[name] ?? name) + ">"
+                rest = rest[rest.index(after: close)...]
+            }
+            return output + rest
+        }
+        let format = response.text("format")
+        var lines = [
+            "\(response.text("countryName")) (\(response.text("country"))): "
+                + (format == "default" ? "the default international format" : "format \(format)"),
+            "",
+            "Fields:",
+        ]
+        let width = fields.map { $0.text("label").count }.max() ?? 0
+        for field in fields {
+            let label = field.text("label")
+            let padded = label + String(repeating: " ", count: max(0, width - label.count))
+            lines.append("  \(padded)  \(field.text("field"))\(field["required"] == true ? " (required)" : "")")
+        }
+        lines.append("")
+        lines.append("Layout:")
+        lines += strings(response["layout"]).map { "  " + labelled($0) }
+        lines.append("")
+        lines.append("One line: " + labelled(response.text("oneLine")))
+        if let postalCode = response["postalCode"]?.objectValue {
+            lines.append("Postal code: like \(postalCode.text("example")) (pattern \(postalCode.text("pattern")))")
+        } else {
+            lines.append("Postal code: shown as entered")
+        }
+        let example = response["example"]?.objectValue ?? [:]
+        lines.append("")
+        lines.append("Example:")
+        lines += strings(example["lines"]).map { "  " + $0 }
+        lines.append("  (one line: \(example.text("oneLine")))")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func strings(_ value: JSONValue?) -> [String] {
+        (value?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+}

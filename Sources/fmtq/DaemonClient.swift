@@ -1,0 +1,67 @@
+import CSystem
+import Glibc
+
+/// A blocking line client for the daemon's socket: fmtq sends a request line and reads one response line.
+struct DaemonClient {
+    enum Failure: Error {
+        case unreachable(path: String, reason: String)
+        case closed
+    }
+
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws(Failure) {
+        fd = csys_unix_socket(0)
+        guard fd >= 0 else { throw .unreachable(path: path, reason: String(cString: strerror(errno))) }
+        let rc = csys_unix_connect(fd, path)
+        guard rc == 0 else {
+            let reason = rc == -2 ? "path too long" : String(cString: strerror(errno))
+            Glibc.close(fd)
+            throw .unreachable(path: path, reason: reason)
+        }
+    }
+
+    func send(_ line: [UInt8]) throws(Failure) {
+        var offset = 0
+        while offset < line.count {
+            let sent = line.withUnsafeBytes { csys_send(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if sent > 0 {
+                offset += sent
+            } else if sent < 0 && (errno == EAGAIN || errno == EINTR) {
+                var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&descriptor, 1, 1000)
+            } else {
+                throw .closed
+            }
+        }
+    }
+
+    /// Reads the next response line (without its newline).
+    mutating func readLine() throws(Failure) -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = Array(buffer[..<newline])
+                buffer.removeFirst(newline + 1)
+                return line
+            }
+            let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if received > 0 {
+                buffer.append(contentsOf: chunk[0..<received])
+            } else if received < 0 && errno == EINTR {
+                continue
+            } else {
+                throw .closed
+            }
+        }
+    }
+
+    func shutdownWrite() {
+        Glibc.shutdown(fd, Int32(SHUT_WR))
+    }
+
+    func close() {
+        Glibc.close(fd)
+    }
+}

@@ -1,0 +1,141 @@
+import AddressFormatting
+import FmtCore
+import Foundation
+import Testing
+
+/// `/etc/fmtd/address-formats.d/`: local files add or replace countries on reload; a malformed one is
+/// refused naming file and field, and the old data stays.
+@Suite struct LocalFormatTests {
+    static let france = """
+        {"formats": {"FR": {
+          "lines": ["{organization}", "{name}", "{extra}", "{houseNumber} {street}", "{postalCode} {city}"],
+          "oneLine": "{houseNumber} {street}, {postalCode} {city}",
+          "labels": {"organization": "address.field.organization", "name": "address.field.name",
+                     "extra": "address.field.extra", "houseNumber": "address.field.house_number",
+                     "street": "address.field.street", "postalCode": "address.field.postal_code",
+                     "city": "address.field.city"},
+          "required": ["street", "postalCode", "city"],
+          "postalCode": {"pattern": "[0-9]{5}"},
+          "example": {"houseNumber": "99", "street": "Rue de Rivoli", "postalCode": "75001", "city": "Paris"}
+        }}}
+        """
+    static let request =
+        #"{"op":"address","address":{"houseNumber":"99","street":"Rue de Rivoli","postalCode":"75001","#
+        + #""city":"Paris","country":"FR"},"locale":"en-FR"}"#
+
+    func registry(_ local: TemporaryDirectory) throws -> PluginRegistry {
+        try PluginRegistry(
+            pluginTypes: [AddressPlugin.self],
+            store: DataStore(source: .directory(dataDirectory), localDirectory: local.path),
+            environment: PluginEnvironment(resolver: resolver))
+    }
+
+    func answer(_ registry: PluginRegistry, _ json: String) throws -> JSONObject {
+        let request = try Request(JSONReader.parse(json))
+        return try registry.current.plugin(for: request.op)!.handle(request)
+    }
+
+    @Test func aLocalFileAddsACountryOnReload() throws {
+        let local = try TemporaryDirectory()
+        let registry = try registry(local)
+        #expect(try answer(registry, Self.request).string("format") == "default")
+
+        try local.write("address-formats.d/fr.json", Self.france)
+        guard case .success = registry.reload() else { Issue.record("reload failed"); return }
+        let response = try answer(registry, Self.request)
+        #expect(response.string("format") == "FR")
+        #expect(response.strings("lines") == ["99 Rue de Rivoli", "75001 Paris"])
+        let info = registry.current.plugins[0].dataInfo
+        #expect(info["countries"] == ["BE", "DE", "FR", "GB", "NL", "US"])
+        #expect(info["localFiles"] == [.string(local.path + "/address-formats.d/fr.json")])
+    }
+
+    @Test func aLocalFileReplacesABuiltInCountryWhole() throws {
+        let local = try TemporaryDirectory()
+        try local.write(
+            "address-formats.d/nl.json",
+            Self.france.replacingOccurrences(of: #""FR""#, with: #""NL""#)
+                .replacingOccurrences(of: #""[0-9]{5}""#, with: #""[0-9]{4} ?[A-Z]{2}""#)
+                .replacingOccurrences(of: #""75001""#, with: #""1017 CD""#))
+        let plugin = try loadPlugin(localDirectory: local.path)
+        let response = try ask(
+            plugin,
+            #"{"op":"address","address":{"street":"Herengracht","houseNumber":"573","postalCode":"1017 CD","#
+                + #""city":"Amsterdam","country":"NL"},"locale":"nl-NL"}"#)
+        #expect(response.strings("lines") == ["573 Herengracht", "1017 CD Amsterdam"])
+    }
+
+    @Test(arguments: [
+        (#"{"formats": {"FR": {"lines": ["{street} {number}"]}}}"#, "formats.FR.lines[0]"),
+        (#"{"formats": {"FR": 3}}"#, "formats.FR"),
+        (#"{"formats": {"fr": {}}}"#, "formats.fr"),
+        (#"{"formatz": {}}"#, "formatz"),
+    ])
+    func aMalformedLocalFileFailsTheReloadAndKeepsTheOldData(text: String, field: String) throws {
+        let local = try TemporaryDirectory()
+        try local.write("address-formats.d/fr.json", Self.france)
+        let registry = try registry(local)
+        try local.write("address-formats.d/zz-broken.json", text)
+
+        guard case .failure(let error) = registry.reload() else {
+            Issue.record("a malformed local file was accepted")
+            return
+        }
+        #expect(error.file == local.path + "/address-formats.d/zz-broken.json")
+        #expect(error.field == field)
+        #expect(try answer(registry, Self.request).string("format") == "FR")
+        #expect(registry.lastReload.failed == 1)
+    }
+
+    @Test(arguments: [
+        (
+            "\"city\": \"address.field.city\"}", "\"city\": \"address.field.town\"}", "formats.FR.labels.city",
+            "is not a key of the label tables"
+        ),
+        ("\"required\":", "\"bogus\": 1, \"required\":", "formats.FR.bogus", "is not a member"),
+        ("\"[0-9]{5}\"", "\"[0-9]{5\"", "formats.FR.postalCode.pattern", "ICU rejects the pattern"),
+        ("\"75001\"", "\"7500\"", "formats.FR.example.postalCode", "is not written as the rule normalises it"),
+    ])
+    func localFilesAreCheckedLikeTheBuiltInData(
+        original: String, replacement: String, field: String, problem: String
+    )
+        throws
+    {
+        let local = try TemporaryDirectory()
+        let text = Self.france.replacingOccurrences(of: original, with: replacement)
+        #expect(text != Self.france)
+        try local.write("address-formats.d/fr.json", text)
+        #expect {
+            try loadPlugin(localDirectory: local.path)
+        } throws: { error in
+            guard let error = error as? DataError else { return false }
+            return error.field == field && error.problem.contains(problem)
+        }
+    }
+
+    @Test func aLocalFileThatIsNotJSONNamesTheFile() throws {
+        let local = try TemporaryDirectory()
+        try local.write("address-formats.d/broken.json", "{\"formats\": ")
+        #expect {
+            try loadPlugin(localDirectory: local.path)
+        } throws: { error in
+            (error as? DataError)?.file == local.path + "/address-formats.d/broken.json"
+        }
+    }
+
+    @Test func dataInfoNamesSourceVersionChecksumAndCountries() throws {
+        let info = try loadPlugin().dataInfo
+        #expect(info["source"] == .string(dataDirectory))
+        #expect(info["version"] == "2025.1")
+        let sum = Process()
+        sum.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        sum.arguments = [dataDirectory + "/address-formats.json"]
+        let pipe = Pipe()
+        sum.standardOutput = pipe
+        try sum.run()
+        sum.waitUntilExit()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(info["checksum"] == .string(String(output.prefix(64))))
+        #expect(info["countries"] == ["BE", "DE", "GB", "NL", "US"])
+    }
+}

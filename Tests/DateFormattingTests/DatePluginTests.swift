@@ -1,0 +1,148 @@
+import DateFormatting
+import FmtCore
+import Glibc
+import Testing
+
+@Suite struct DatePluginBehaviour {
+    let plugin: DatePlugin
+
+    init() throws {
+        plugin = try TestData.plugin()
+    }
+
+    private func text(_ fields: JSONObject) throws -> String? {
+        try plugin.handle(TestData.request(fields))["text"]?.stringValue
+    }
+
+    @Test func everyVectorMatchesICU() throws {
+        let vectors = try DateVector.load()
+        #expect(vectors.count >= 80)
+        for vector in vectors {
+            do {
+                let response = try plugin.handle(TestData.request(vector.request))
+                let expected = vector.response.map { JSONWriter.string(.object($0)) }
+                #expect(JSONWriter.string(.object(response)) == expected, "\(vector)")
+            } catch let error as any WireError {
+                #expect(error.code == vector.errorCode, "\(vector): \(error.message)")
+                #expect(error.field == vector.errorField, "\(vector)")
+            }
+        }
+    }
+
+    /// The examples the issue checked by hand against ICU 72.
+    @Test func issueCheckedExamples() throws {
+        #expect(try text(["date": "1990-11-29", "locale": "nl-NL", "style": "short"]) == "29-11")
+        #expect(try text(["date": "1990-11-29", "locale": "nl-BE", "style": "short"]) == "29/11")
+        #expect(try text(["date": "1990-11-29", "locale": "en-GB"]) == "29 November")
+        #expect(try text(["date": "1990-11-29", "locale": "en-US"]) == "November 29")
+        #expect(try text(["date": "1990-01-29", "locale": "de-AT"]) == "29. Jänner")
+        let french = try plugin.handle(
+            TestData.request(["date": "1990-11-29", "locale": "fr-FR", "yearShared": true]))
+        #expect(french == ["lang": "en", "locale": "en-FR", "text": "29 November 1990", "pattern": "d MMMM y"])
+    }
+
+    @Test func responseMembersAreLangLocaleTextPatternInThatOrder() throws {
+        let response = try plugin.handle(TestData.request(["date": "--11-29", "locale": "nl-BE"]))
+        #expect(response.keys == ["lang", "locale", "text", "pattern"])
+    }
+
+    @Test func yearIsPrivateUnlessShared() throws {
+        #expect(try text(["date": "1990-11-29", "locale": "nl"]) == "29 november")
+        #expect(try text(["date": "1990-11-29", "locale": "nl", "yearShared": false]) == "29 november")
+        #expect(try text(["date": "1990-11-29", "locale": "nl", "yearShared": true]) == "29 november 1990")
+    }
+
+    @Test func referenceYearOfYearlessDatesNeverAppears() throws {
+        for locale in ["en", "en-US", "en-GB", "nl-NL", "nl-BE", "de-DE", "de-AT", "de-CH", "fr-FR", "en-JP"] {
+            for style in DateStyle.allCases {
+                for date in ["--02-29", "--11-29", "--01-01"] {
+                    let response = try plugin.handle(
+                        TestData.request([
+                            "date": .string(date), "locale": .string(locale), "style": .string(style.rawValue),
+                            "yearShared": true,
+                        ]))
+                    let text = try #require(response["text"]?.stringValue)
+                    #expect(!text.contains("2000") && !text.contains("00"), "\(locale) \(style) \(date): \(text)")
+                    #expect(!text.contains("1970"), "\(locale) \(style) \(date): \(text)")
+                    let pattern = try #require(response["pattern"]?.stringValue)
+                    #expect(!pattern.contains("y"), "\(locale) \(style): \(pattern)")
+                }
+            }
+        }
+    }
+
+    /// No op, field or output carries an age: for birth dates 33 to 40 years back (ages no day or month can
+    /// equal), no response in any locale, style or year setting contains the years between then and today.
+    @Test func noResponseEverContainsTheAge() throws {
+        var now = time(nil)
+        var today = tm()
+        gmtime_r(&now, &today)
+        let thisYear = Int(today.tm_year) + 1900
+        for yearsAgo in 33...40 {
+            for (month, day) in [(1, 1), (today.tm_mon + 1, today.tm_mday), (12, 31)] {
+                guard let date = CalendarDate(year: thisYear - yearsAgo, month: Int(month), day: Int(day)) else {
+                    continue
+                }
+                let forbidden: Set = [String(yearsAgo - 1), String(yearsAgo)]
+                for locale in ["en", "en-GB", "nl-NL", "nl-BE", "de-DE", "de-AT", "fr-FR"] {
+                    for style in DateStyle.allCases {
+                        for shared in [false, true] {
+                            let response = try plugin.handle(
+                                TestData.request([
+                                    "date": .string(date.description), "locale": .string(locale),
+                                    "style": .string(style.rawValue), "yearShared": .bool(shared),
+                                ]))
+                            let line = JSONWriter.string(.object(response))
+                            let numbers = line.split(whereSeparator: { !$0.isNumber }).map(String.init)
+                            #expect(forbidden.isDisjoint(with: numbers), "\(date) \(locale): \(line)")
+                            #expect(response.keys == ["lang", "locale", "text", "pattern"])
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func unknownStyleIsAnInvalidFieldNamingStyle() {
+        #expect {
+            try plugin.handle(TestData.request(["date": "1990-11-29", "style": "full"]))
+        } throws: { error in
+            (error as? CoreError)?.code == "invalid_field" && (error as? CoreError)?.field == "style"
+        }
+    }
+
+    @Test func datesBeforeTheGregorianReformAreNotMovedToTheJulianCalendar() throws {
+        let date = try #require(CalendarDate(year: 1000, month: 3, day: 1))
+        let formatted = try plugin.format(
+            date, locale: TestData.resolver.resolve(LanguageTag.english), style: .short, yearShared: true)
+        #expect(formatted.text == "3/1/1000")
+    }
+
+    @Test func concurrentRequestsFromManyThreadsAgree() async throws {
+        let plugin = self.plugin
+        let locales = ["en-AU", "en-IE", "en-NZ", "de-LU", "nl-SR", "de-LI", "en-ZA", "en-IN"]
+        let results = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for index in 0..<400 {
+                group.addTask {
+                    let request = TestData.request([
+                        "date": "1990-11-29", "locale": .string(locales[index % locales.count]),
+                        "style": .string(DateStyle.allCases[index % 3].rawValue), "yearShared": true,
+                    ])
+                    return (index % 24, try plugin.handle(request)["text"]?.stringValue ?? "")
+                }
+            }
+            var seen: [Int: Set<String>] = [:]
+            for try await (key, text) in group { seen[key, default: []].insert(text) }
+            return seen
+        }
+        #expect(results.count == 24)
+        #expect(results.values.allSatisfy { $0.count == 1 && !$0.first!.isEmpty })
+    }
+
+    @Test func dataInfoNamesICUAndItsVersion() {
+        #expect(plugin.dataInfo["source"] == "icu")
+        #expect(plugin.dataInfo["version"] == .string(ICUInfo.version))
+        #expect(plugin.dataInfo["cldrVersion"] == "42.0")
+        #expect(plugin.dataInfo["checksum"]?.stringValue?.count == 64)
+    }
+}

@@ -1,0 +1,120 @@
+import FmtCore
+import Foundation
+import Testing
+
+/// `data/vectors/address-format.json` through the real daemon over its socket, and the reload of
+/// `address-formats.d/` as an operator does it: drop a file in, send SIGHUP.
+@Suite struct AddressVectorTests {
+    static func vectors() throws -> [JSONObject] {
+        let store = DataStore(source: .directory(Paths.dataDirectory), localDirectory: nil)
+        guard case .object(let document) = try store.readJSON("vectors/address-format.json"),
+            case .array(let cases)? = document["cases"]
+        else { throw DataError(file: "vectors/address-format.json", "no cases array") }
+        return cases.compactMap(\.objectValue)
+    }
+
+    @Test func everyAddressVectorMatchesOverTheSocket() throws {
+        let daemon = try Daemon.start()
+        let vectors = try Self.vectors()
+        #expect(vectors.count >= 60)
+        for (index, vector) in vectors.enumerated() {
+            var request = vector["request"]?.objectValue ?? [:]
+            request["id"] = .number(JSONNumber(index))
+            let response = try daemon.requestObject(JSONWriter.string(.object(request)))
+            let source = vector["source"]?.stringValue ?? "case \(index)"
+            #expect(response["id"] == .number(JSONNumber(index)), "\(source)")
+            if let expected = vector["response"]?.objectValue {
+                #expect(response["ok"] == true, "\(source): \(response)")
+                for member in expected {
+                    #expect(response[member.key] == member.value, "\(member.key) for \(source)")
+                }
+            } else if let expected = vector["error"]?.objectValue {
+                #expect(response["ok"] == false, "\(source)")
+                let error = response["error"]?.objectValue ?? [:]
+                #expect(error["code"] == expected["code"], "\(source): \(error)")
+                #expect(error["field"] == expected["field"], "\(source): \(error)")
+            }
+        }
+    }
+
+    @Test func aCountryDroppedIntoAddressFormatsDServesAfterSIGHUPAndABrokenOneKeepsIt() throws {
+        let config = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let daemon = try Daemon.start(configDirectory: config)
+        let request =
+            #"{"op":"address","address":{"houseNumber":"99","street":"Rue de Rivoli","postalCode":"75001","#
+            + #""city":"Paris","country":"FR"},"locale":"en-FR"}"#
+        #expect(try daemon.requestObject(request)["format"] == "default")
+
+        let directory = config + "/address-formats.d"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let france = """
+            {"formats": {"FR": {
+              "lines": ["{name}", "{houseNumber} {street}", "{postalCode} {city}"],
+              "oneLine": "{houseNumber} {street}, {postalCode} {city}",
+              "labels": {"name": "address.field.name", "houseNumber": "address.field.house_number",
+                         "street": "address.field.street", "postalCode": "address.field.postal_code",
+                         "city": "address.field.city"},
+              "example": {"houseNumber": "99", "street": "Rue de Rivoli", "postalCode": "75001", "city": "Paris"}
+            }}}
+            """
+        try france.write(toFile: directory + "/fr.json", atomically: true, encoding: .utf8)
+        try daemon.reload()
+        let added = try daemon.requestObject(request)
+        #expect(added["format"] == "FR")
+        #expect(added["lines"] == ["99 Rue de Rivoli", "75001 Paris"])
+
+        try #"{"formats": {"FR": {"lines": ["{rue}"]}}}"#.write(
+            toFile: directory + "/zz.json", atomically: true, encoding: .utf8)
+        try daemon.reload()
+        #expect(try daemon.requestObject(request)["format"] == "FR")
+        let reloads = try daemon.requestObject(#"{"op":"stats"}"#)["reloads"]?.objectValue ?? [:]
+        let lastError = reloads["lastError"]?.stringValue ?? ""
+        #expect(lastError.contains(directory + "/zz.json"), "\(reloads)")
+        #expect(lastError.contains("formats.FR.lines[0]"), "\(reloads)")
+    }
+}
+
+/// `fmtq address` as a new user meets it: a country's format, then an address formatted.
+@Suite struct AddressCommandTests {
+    @Test func fmtqAddressCountryPrintsTheFormatWithLabelsLayoutAndExample() throws {
+        let daemon = try Daemon.start()
+        let result = try run(
+            Paths.fmtq, ["--socket", daemon.socketPath, "address", "--country", "BE", "--locale", "nl"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("België (BE): format BE\n"))
+        #expect(result.stdout.contains("  Straat            street (required)\n"))
+        #expect(result.stdout.contains("  <Straat> <Huisnummer>\n  <Postcode> <Plaats>\n"))
+        #expect(result.stdout.contains("One line: <Extra adresregel>, <Straat> <Huisnummer>, <Postcode> <Plaats>\n"))
+        #expect(result.stdout.contains("Example:\n  Vrijheidstraat 63\n  2000 Antwerpen\n  België\n"))
+    }
+
+    @Test func fmtqAddressWithFieldFlagsPrintsTheLinesAndWarnings() throws {
+        let daemon = try Daemon.start()
+        let formatted = try run(
+            Paths.fmtq,
+            [
+                "--socket", daemon.socketPath, "address", "--country", "nl", "--street", "Herengracht",
+                "--house-number", "573", "--postal-code", "1017cd", "--city", "Amsterdam", "--locale", "de-DE",
+            ])
+        #expect(formatted.status == 0, "\(formatted.stderr)")
+        #expect(formatted.stdout == "Herengracht 573\n1017 CD Amsterdam\nNiederlande\n")
+
+        let flagged = try run(
+            Paths.fmtq,
+            [
+                "--socket", daemon.socketPath, "address", "--country", "GB", "--house-number", "10", "--street",
+                "Downing Street", "--city", "London", "--postal-code", "12345", "--locale", "en-GB",
+            ])
+        #expect(flagged.status == 0)
+        #expect(flagged.stdout.hasPrefix("10 Downing Street\nLondon\n12345\nwarning: "))
+    }
+
+    @Test func fmtqAddressWithoutCountryIsAUsageErrorAndABadCountryAnErrorResponse() throws {
+        let daemon = try Daemon.start()
+        #expect(try run(Paths.fmtq, ["--socket", daemon.socketPath, "address", "--street", "Herengracht"]).status == 2)
+        let bad = try run(Paths.fmtq, ["--socket", daemon.socketPath, "address", "--country", "NLD"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("invalid_field"))
+    }
+}

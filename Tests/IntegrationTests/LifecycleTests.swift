@@ -1,0 +1,192 @@
+import FmtCore
+import Foundation
+import Glibc
+import Testing
+
+/// Start, readiness, signals, socket ownership and systemd integration of the real daemon.
+@Suite struct LifecycleTests {
+    @Test func sigtermAnswersBufferedRequestsRemovesItsSocketAndExitsZero() throws {
+        let daemon = try Daemon.start()
+        let client = try daemon.connect()
+        var batch = ""
+        for index in 0..<500 { batch += #"{"op":"ping","id":\#(index)}"# + "\n" }
+        try client.send(batch)
+        daemon.signal(SIGTERM)
+        for index in 0..<500 {
+            #expect(try LineClient.object(try client.readLine())["id"] == .number(JSONNumber(index)))
+        }
+        #expect(daemon.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    }
+
+    @Test func aSecondDaemonOnALiveSocketRefusesAndLeavesTheFirstAlone() throws {
+        let first = try Daemon.start()
+        let second = try run(Paths.fmtd, ["--socket", first.socketPath, "--data-dir", Paths.dataDirectory])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("already answering"))
+        #expect(try first.requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
+    }
+
+    @Test func aStaleSocketFileIsReplaced() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/fmtd.sock"
+        // A socket file nobody listens on, as left by a daemon that was killed.
+        let first = try Daemon.start(socketPath: path)
+        kill(first.pid, SIGKILL)
+        first.process.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: path))
+        let second = try Daemon.start(socketPath: path)
+        #expect(try LineClient(path: path).requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
+        second.stop()
+    }
+
+    @Test func socketFileModeDefaultsTo0660AndFollowsTheFlag() throws {
+        let daemon = try Daemon.start()
+        let mode = try FileManager.default.attributesOfItem(atPath: daemon.socketPath)[.posixPermissions] as? Int
+        #expect(mode == 0o660)
+        let open = try Daemon.start(arguments: ["--socket-mode", "0666"])
+        let openMode = try FileManager.default.attributesOfItem(atPath: open.socketPath)[.posixPermissions] as? Int
+        #expect(openMode == 0o666)
+    }
+
+    @Test func notifiesReadyStatusReloadingAndStopping() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let notify = try NotifySocket(directory: directory)
+        let daemon = try Daemon.start(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000"])
+        #expect(notify.waitFor { $0.contains("READY=1") && $0.contains("STATUS=serving") } != nil)
+        #expect(notify.waitFor { $0 == "WATCHDOG=1" } != nil)
+        daemon.signal(SIGHUP)
+        let reloading = notify.waitFor { $0.contains("RELOADING=1") }
+        #expect(reloading?.contains("MONOTONIC_USEC=") == true)
+        #expect(notify.waitFor { $0.contains("READY=1") && $0.contains("generation 2") } != nil)
+        daemon.signal(SIGTERM)
+        #expect(notify.waitFor { $0 == "STOPPING=1" } != nil)
+        #expect(daemon.stop() == 0)
+    }
+
+    #if DEBUG
+    @Test func aWedgedLoopStopsTheWatchdogKeepAlives() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let notify = try NotifySocket(directory: directory)
+        let daemon = try Daemon.start(
+            arguments: ["--threads", "1"], environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
+        #expect(notify.waitFor { $0 == "WATCHDOG=1" } != nil)
+        daemon.signal(SIGUSR2)
+        // Collect the keep-alives sent before the loop wedged, then watch for a second.
+        _ = notify.waitFor(timeout: 0.8) { _ in false }
+        let countBefore = notify.messages.filter { $0 == "WATCHDOG=1" }.count
+        _ = notify.waitFor(timeout: 1) { _ in false }
+        #expect(notify.messages.filter { $0 == "WATCHDOG=1" }.count == countBefore)
+        #expect(daemon.log.contains("withholding the watchdog"))
+    }
+    #endif
+
+    @Test func socketActivationServesThePassedSocketAndLeavesItInPlace() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let notify = try NotifySocket(directory: directory)
+        let socketPath = directory + "/activated.sock"
+        let activator = Process()
+        activator.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
+        activator.arguments = [
+            "-l", socketPath, "-E", "NOTIFY_SOCKET=\(notify.path)", "-E", "SWIFT_BACKTRACE=enable=no",
+            Paths.fmtd, "--data-dir", Paths.dataDirectory, "--socket", directory + "/unused.sock",
+        ]
+        activator.standardError = FileHandle.nullDevice
+        try activator.run()
+        defer {
+            if activator.isRunning { kill(activator.processIdentifier, SIGKILL) }
+        }
+        var client: LineClient?
+        for _ in 0..<200 where client == nil {
+            client = try? LineClient(path: socketPath)
+            if client == nil { usleep(20_000) }
+        }
+        let connection = try #require(client)
+        #expect(try connection.requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
+        #expect(notify.waitFor { $0.contains("READY=1") } != nil)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/unused.sock"))
+        kill(activator.processIdentifier, SIGTERM)
+        activator.waitUntilExit()
+        #expect(activator.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: socketPath))
+    }
+
+    @Test func aClientThatNeverReadsDoesNotSlowAnother() throws {
+        let daemon = try Daemon.start(arguments: ["--max-output", "65536"])
+        let greedy = try daemon.connect()
+        let line = Array((#"{"op":"info"}"# + "\n").utf8)
+        let batch = (0..<2000).flatMap { _ in line }
+        // Write without ever reading until the daemon pauses this client; it must not block on it.
+        let other = try daemon.connect(timeoutSeconds: 5)
+        var paused = false
+        let deadline = Date().addingTimeInterval(20)
+        while !paused && Date() < deadline {
+            _ = batch.withUnsafeBytes { send(greedy.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+            let stats = try other.requestObject(#"{"op":"stats"}"#)
+            paused = (stats["connections"]?.objectValue?["readPauses"]?.numberValue?.intValue ?? 0) >= 1
+        }
+        #expect(paused)
+        let started = Date()
+        for _ in 0..<50 { #expect(try other.requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true)) }
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test func aThousandConcurrentConnectionsAreServed() throws {
+        let daemon = try Daemon.start()
+        var clients: [LineClient] = []
+        for _ in 0..<1000 { clients.append(try daemon.connect()) }
+        for (index, client) in clients.enumerated() { try client.send(#"{"op":"ping","id":\#(index)}"# + "\n") }
+        for (index, client) in clients.enumerated() {
+            #expect(try LineClient.object(try client.readLine())["id"] == .number(JSONNumber(index)))
+        }
+        let stats = try daemon.requestObject(#"{"op":"stats"}"#)
+        #expect((stats["connections"]?.objectValue?["open"]?.numberValue?.intValue ?? 0) >= 1000)
+    }
+
+    @Test func connectionsOverTheLimitGetOneOverloadedLine() throws {
+        let daemon = try Daemon.start(arguments: ["--max-connections", "3"])
+        // The readiness probe's connection may still be counted for a moment: retry until three are held.
+        var held: [LineClient] = []
+        for _ in 0..<200 where held.count < 3 {
+            let client = try daemon.connect()
+            if (try? client.requestObject(#"{"op":"ping"}"#))?["ok"] == .bool(true) {
+                held.append(client)
+            } else {
+                usleep(20_000)
+            }
+        }
+        #expect(held.count == 3)
+        let refused = try daemon.connect()
+        let line = try LineClient.object(try refused.readLine())
+        #expect(line["error"]?.objectValue?["code"] == .string("overloaded"))
+        #expect(refused.isClosedByPeer())
+    }
+
+    @Test func peersOutsideTheAllowListAreRefusedAndLogged() throws {
+        let daemon = try Daemon.start(arguments: ["--allow-uid", "\(getuid() == 0 ? 65534 : 0)"], waitForPing: false)
+        let client = try daemon.connect()
+        let line = try LineClient.object(try client.readLine())
+        #expect(line["error"]?.objectValue?["code"] == .string("forbidden"))
+        #expect(client.isClosedByPeer())
+        #expect(daemon.log.contains("refused connection from pid"))
+        let allowed = try Daemon.start(arguments: ["--allow-uid", "\(getuid())"])
+        #expect(try allowed.requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
+    }
+
+    @Test func idleConnectionsAreClosedAfterTheTimeout() throws {
+        let daemon = try Daemon.start(arguments: ["--idle-timeout", "1"])
+        let client = try daemon.connect(timeoutSeconds: 5)
+        #expect(try client.requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
+        #expect(client.isClosedByPeer())
+    }
+
+    @Test func aParentsBlockedSignalMaskDoesNotStopSigtermFromWorking() throws {
+        // Foundation's Process hands children the test runner's blocked mask; Daemon.start uses it on purpose.
+        let daemon = try Daemon.start()
+        #expect(daemon.stop(timeout: 10) == 0)
+    }
+}

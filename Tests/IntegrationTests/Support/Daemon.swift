@@ -1,0 +1,172 @@
+import CSystem
+import FmtCore
+import Foundation
+import Glibc
+
+/// The real `fmtd` binary running on a fresh socket in a private directory, stopped when the test ends.
+final class Daemon {
+    let process: Process
+    let directory: String
+    let socketPath: String
+    let logPath: String
+    private var client: LineClient?
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// Starts fmtd with `--data-dir <repo>/data` (unless `dataDirectory` says otherwise) and waits until it
+    /// answers `ping` (or, with `waitForPing: false`, until it accepts connections: for daemons that refuse us).
+    static func start(
+        arguments: [String] = [], configDirectory: String? = nil, dataDirectory: String? = Paths.dataDirectory,
+        environment: [String: String] = [:], socketPath: String? = nil, waitForPing: Bool = true
+    ) throws -> Daemon {
+        _ = csys_raise_fd_limit()
+        let directory = try Paths.temporaryDirectory()
+        let daemon = try Daemon(
+            directory: directory, socketPath: socketPath ?? directory + "/fmtd.sock", arguments: arguments,
+            configDirectory: configDirectory ?? directory + "/etc", dataDirectory: dataDirectory,
+            environment: environment)
+        try daemon.waitUntilAnswering(ping: waitForPing)
+        return daemon
+    }
+
+    private init(
+        directory: String, socketPath: String, arguments: [String], configDirectory: String, dataDirectory: String?,
+        environment: [String: String]
+    ) throws {
+        self.directory = directory
+        self.socketPath = socketPath
+        logPath = directory + "/fmtd.log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: Paths.fmtd)
+        var fullArguments = ["--socket", socketPath, "--config-dir", configDirectory, "--log-level", "debug"]
+        if let dataDirectory { fullArguments += ["--data-dir", dataDirectory] }
+        process.arguments = fullArguments + arguments
+        var env = ProcessInfo.processInfo.environment
+        env["SWIFT_BACKTRACE"] = "enable=no"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// What the daemon logged so far.
+    var log: String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    func waitUntilAnswering(ping: Bool = true, timeout: Double = 20) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if !process.isRunning { throw DaemonFailed(log: log) }
+            if let client = try? LineClient(path: socketPath, timeoutSeconds: 5),
+                !ping || (try? client.request(#"{"op":"ping"}"#))?.contains(#""ok":true"#) == true
+            {
+                return
+            }
+            usleep(20_000)
+        }
+        throw DaemonFailed(log: "did not answer within \(timeout) s\n" + log)
+    }
+
+    func connect(timeoutSeconds: Int = 10) throws -> LineClient {
+        try LineClient(path: socketPath, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// Sends one request line on the daemon's shared test connection and returns the response line.
+    func request(_ json: String) throws -> String {
+        if client == nil { client = try connect() }
+        return try client!.request(json)
+    }
+
+    func requestObject(_ json: String) throws -> JSONObject {
+        try LineClient.object(try request(json))
+    }
+
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    /// Sends SIGHUP and waits until `stats` shows the reload finished (succeeded or failed).
+    func reload() throws {
+        let before = try reloadCount()
+        signal(SIGHUP)
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if try reloadCount() > before { return }
+            usleep(10_000)
+        }
+        throw DaemonFailed(log: "reload did not finish\n" + log)
+    }
+
+    private func reloadCount() throws -> Int {
+        let stats = try requestObject(#"{"op":"stats"}"#)
+        let reloads = stats["reloads"]?.objectValue ?? [:]
+        return (reloads["ok"]?.numberValue?.intValue ?? 0) + (reloads["failed"]?.numberValue?.intValue ?? 0)
+    }
+
+    /// SIGTERM, then the exit status (or nil if it had to be killed after `timeout` seconds).
+    @discardableResult
+    func stop(timeout: Double = 15) -> Int32? {
+        signal(SIGTERM)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Resident memory of the daemon in KiB, from /proc.
+    var residentKiB: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+}
+
+struct DaemonFailed: Error, CustomStringConvertible {
+    let log: String
+    var description: String { "fmtd failed:\n\(log)" }
+}
+
+/// Runs a command to completion and returns its exit status and output.
+@discardableResult
+func run(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil
+) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    let input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try? input.fileHandleForWriting.close()
+    let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+    let stderrData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (
+        process.terminationStatus, String(decoding: stdoutData, as: UTF8.self),
+        String(decoding: stderrData, as: UTF8.self)
+    )
+}

@@ -1,0 +1,47 @@
+import FmtCore
+import Testing
+
+@testable import NameServices
+
+/// One loaded snapshot serves every worker thread: shared collators and plural rules are read-only, and
+/// each compiled message formats under its own lock, so concurrent requests get the same answers as serial ones.
+@Suite struct ConcurrencyTests {
+    @Test func concurrentRequestsOnOneSnapshotAnswerAsSerialOnesDo() async throws {
+        let plugin = try Fixture.load(dataDirectory: Fixture.dataDirectory, configDirectory: nil)
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var failures = 0
+                    for round in 0..<150 {
+                        let count = worker * 1000 + round
+                        let expected =
+                            "Anna heeft \(count == 1 ? "1 gegeven" : "\(Self.dutchGrouping(count)) gegevens") bijgewerkt"
+                        let message = try? Fixture.call(
+                            #"{"op":"message","key":"contacts.details_updated","locale":"nl","args":{"count":\#(count),"name":"Anna"}}"#,
+                            plugin: plugin)
+                        if message?["text"] != .string(expected) { failures += 1 }
+                        let sorted = try? Fixture.call(
+                            #"{"op":"sort","locale":"sv","names":["Örjan","Åsa","Zoe"]}"#, plugin: plugin)
+                        if sorted?["sorted"] != ["Zoe", "Åsa", "Örjan"] { failures += 1 }
+                        let plural = try? Fixture.call(#"{"op":"plural","locale":"ru","count":21}"#, plugin: plugin)
+                        if plural?["category"] != "one" { failures += 1 }
+                    }
+                    return failures
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0)
+    }
+
+    /// Dutch groups thousands with "." (CLDR nl).
+    static func dutchGrouping(_ value: Int) -> String {
+        value >= 1000 ? "\(value / 1000).\(String(value % 1000).leftPadded(to: 3))" : String(value)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

@@ -1,0 +1,47 @@
+import FmtCore
+import Testing
+
+@testable import NameServices
+
+/// `language` exposes the core's resolution so callers and the apps agree on it.
+@Suite struct LanguageTests {
+    @Test func regionalTagMatchesItsBaseLanguageAndKeepsTheRegion() throws {
+        let response = try Fixture.call(#"{"op":"language","tag":"nl-BE"}"#)
+        #expect(
+            response == ["language": "nl", "match": "base", "locale": "nl-BE", "supported": ["en", "nl", "de"]])
+    }
+
+    @Test func supportedLanguageIsAnExactMatch() throws {
+        let response = try Fixture.call(#"{"op":"language","tag":"de"}"#)
+        #expect(response["language"] == "de")
+        #expect(response["match"] == "exact")
+        #expect(response["locale"] == "de")
+    }
+
+    @Test func unsupportedLanguageFallsBackToEnglishKeepingTheRegion() throws {
+        let response = try Fixture.call(#"{"op":"language","tag":"fr-FR"}"#)
+        #expect(response["language"] == "en")
+        #expect(response["match"] == "default")
+        #expect(response["locale"] == "en-FR")
+    }
+
+    @Test func withoutATagItListsEachSupportedLanguageNamedInEveryLanguage() throws {
+        // Display names from CLDR 42 (as shipped in ICU 72): English, Dutch, German in each language.
+        let response = try Fixture.call(#"{"op":"language"}"#)
+        #expect(response["supported"] == ["en", "nl", "de"])
+        #expect(
+            response["languages"] == [
+                ["language": "en", "name": "English", "names": ["en": "English", "nl": "Engels", "de": "Englisch"]],
+                [
+                    "language": "nl", "name": "Nederlands",
+                    "names": ["en": "Dutch", "nl": "Nederlands", "de": "Niederländisch"],
+                ],
+                ["language": "de", "name": "Deutsch", "names": ["en": "German", "nl": "Duits", "de": "Deutsch"]],
+            ])
+    }
+
+    @Test func malformedTagIsAnInvalidTagField() {
+        #expect(Fixture.failure(#"{"op":"language","tag":"en--GB"}"#)?.field == "tag")
+        #expect(Fixture.failure(#"{"op":"language","tag":7}"#)?.field == "tag")
+    }
+}

@@ -1,0 +1,239 @@
+import FmtCore
+import Foundation
+import Testing
+
+@testable import NameServices
+
+/// `message` renders catalogue strings server-side in the viewer's language with ICU MessageFormat,
+/// falling back to English and never rendering a raw key.
+@Suite struct MessageTests {
+    func text(
+        _ key: String, _ locale: String, _ args: JSONValue, plugin: NamesPlugin = Fixture.plugin
+    ) throws
+        -> JSONObject
+    {
+        let request: JSONValue = ["op": "message", "key": .string(key), "locale": .string(locale), "args": args]
+        return try Fixture.call(Fixture.json(request), plugin: plugin)
+    }
+
+    @Test func issueExampleInDutch() throws {
+        let response = try text("contacts.details_updated", "nl", ["count": 2, "name": "Anna"])
+        #expect(response == ["lang": "nl", "text": "Anna heeft 2 gegevens bijgewerkt"])
+    }
+
+    @Test func pluralFormsFollowTheLanguageOfTheText() throws {
+        #expect(
+            try text("contacts.details_updated", "nl", ["count": 1, "name": "Anna"])["text"]
+                == "Anna heeft 1 gegeven bijgewerkt")
+        #expect(
+            try text("contacts.details_updated", "en", ["count": 1, "name": "Anna"])["text"] == "Anna updated 1 detail")
+        #expect(
+            try text("contacts.details_updated", "de-AT", ["count": 3, "name": "Jörg"])["text"]
+                == "Jörg hat 3 Angaben aktualisiert")
+        #expect(
+            try text("contacts.duplicates.found", "de", ["count": 0])["text"] == "Keine möglichen Duplikate gefunden")
+    }
+
+    @Test func numbersUseTheLanguagesGroupingSeparator() throws {
+        // CLDR: the grouping separator is "," in en and "." in nl and de.
+        #expect(
+            try text("contacts.import.finished", "en", ["count": 1200, "source": "vCard"])["text"]
+                == "1,200 contacts imported from vCard")
+        #expect(
+            try text("contacts.import.finished", "nl", ["count": 1200, "source": "vCard"])["text"]
+                == "1.200 contacten geïmporteerd uit vCard")
+        #expect(
+            try text("contacts.import.finished", "de", ["count": 1200, "source": "vCard"])["text"]
+                == "1.200 Kontakte aus vCard importiert")
+    }
+
+    @Test func selectChoosesByString() throws {
+        #expect(
+            try text("sync.status.failed", "nl", ["service": "google"])["text"]
+                == "Synchroniseren met Google is mislukt")
+        #expect(try text("sync.status.failed", "en", ["service": "carddav"])["text"] == "Syncing failed")
+    }
+
+    @Test func unsupportedLanguageGetsEnglish() throws {
+        let response = try text("contacts.birthday.today", "fr-FR", ["name": "Zoë"])
+        #expect(response == ["lang": "en", "text": "Zoë has a birthday today"])
+    }
+
+    @Test func unknownKeyIsAnErrorNeverTheKey() {
+        let failure = Fixture.failure(#"{"op":"message","key":"contacts.nope","locale":"nl","args":{}}"#)
+        #expect(failure?.code == "unknown_key")
+        #expect(failure?.field == "key")
+    }
+
+    @Test func missingOrMistypedArgumentIsAnInvalidField() {
+        let missing = Fixture.failure(
+            #"{"op":"message","key":"contacts.details_updated","locale":"nl","args":{"name":"Anna"}}"#)
+        #expect(missing?.code == "invalid_field")
+        #expect(missing?.field == "args.count")
+        let noArgs = Fixture.failure(#"{"op":"message","key":"contacts.birthday.today","locale":"nl"}"#)
+        #expect(noArgs?.field == "args.name")
+        let text = Fixture.failure(
+            #"{"op":"message","key":"contacts.details_updated","args":{"name":"A","count":"two"}}"#)
+        #expect(text?.field == "args.count")
+        let object = Fixture.failure(#"{"op":"message","key":"sync.status.failed","args":{"service":{}}}"#)
+        #expect(object?.code == "invalid_field")
+        #expect(object?.field == "args.service")
+    }
+
+    @Test func shippedCataloguesHaveTheSameKeysInEveryLanguage() throws {
+        var keySets: [String: Set<String>] = [:]
+        for language in ["en", "nl", "de"] {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixture.dataDirectory + "/messages/\(language).json"))
+            let object = try #require(try JSONReader.parse(Array(bytes)).objectValue)
+            keySets[language] = Set(object.keys)
+        }
+        #expect(keySets["en"]?.count ?? 0 >= 5)
+        #expect(keySets["nl"] == keySets["en"])
+        #expect(keySets["de"] == keySets["en"])
+        #expect(Fixture.plugin.dataInfo["messages"] == JSONValue(keySets["en"]?.count ?? 0))
+    }
+}
+
+/// Local catalogues in `<config>/messages.d/<service>.<lang>.json` and the load-time gate every catalogue
+/// passes: same keys in each language, patterns ICU accepts, English present, keys unique.
+@Suite struct CatalogueLoadingTests {
+    static let shipped: [String: String] = [
+        "messages/en.json": #"{"app.greeting.hello": "Hello {name}"}"#,
+        "messages/nl.json": #"{"app.greeting.hello": "Hallo {name}"}"#,
+    ]
+
+    func loadError(_ data: [String: String], config: [String: String] = [:]) throws -> DataError? {
+        let dataDirectory = try Fixture.directory(data)
+        let configDirectory = try Fixture.directory(config)
+        defer {
+            try? FileManager.default.removeItem(atPath: dataDirectory)
+            try? FileManager.default.removeItem(atPath: configDirectory)
+        }
+        do {
+            _ = try Fixture.load(dataDirectory: dataDirectory, configDirectory: configDirectory)
+            return nil
+        } catch let error as DataError {
+            return error
+        }
+    }
+
+    @Test func localCatalogueFallsBackToEnglishForALanguageItLacks() throws {
+        let dataDirectory = try Fixture.directory(Self.shipped)
+        let configDirectory = try Fixture.directory([
+            "messages.d/billing.en.json":
+                #"{"billing.invoice.sent": "{count, plural, one {# invoice} other {# invoices}} sent"}"#,
+            "messages.d/billing.nl.json":
+                #"{"billing.invoice.sent": "{count, plural, one {# factuur} other {# facturen}} verstuurd"}"#,
+        ])
+        defer {
+            try? FileManager.default.removeItem(atPath: dataDirectory)
+            try? FileManager.default.removeItem(atPath: configDirectory)
+        }
+        let plugin = try Fixture.load(dataDirectory: dataDirectory, configDirectory: configDirectory)
+        let request = { (locale: String) in
+            try Fixture.call(
+                #"{"op":"message","key":"billing.invoice.sent","locale":"\#(locale)","args":{"count":3}}"#,
+                plugin: plugin)
+        }
+        #expect(try request("nl") == ["lang": "nl", "text": "3 facturen verstuurd"])
+        #expect(try request("de") == ["lang": "en", "text": "3 invoices sent"])
+        #expect(
+            try Fixture.call(
+                #"{"op":"message","key":"app.greeting.hello","locale":"de","args":{"name":"Jo"}}"#, plugin: plugin)
+                == ["lang": "en", "text": "Hello Jo"])
+    }
+
+    @Test func languagesWithDifferentKeysAreRefusedNamingKeyAndFile() throws {
+        var data = Self.shipped
+        data["messages/de.json"] = #"{"app.greeting.bye": "Tschüss {name}"}"#
+        let error = try #require(try loadError(data))
+        #expect(error.file == "messages/de.json")
+        #expect(error.field == "app.greeting.hello")
+        let local = try #require(
+            try loadError(
+                Self.shipped,
+                config: [
+                    "messages.d/billing.en.json": #"{"billing.invoice.sent": "Sent", "billing.invoice.paid": "Paid"}"#,
+                    "messages.d/billing.nl.json": #"{"billing.invoice.sent": "Verstuurd"}"#,
+                ]))
+        #expect(local.file.hasSuffix("messages.d/billing.nl.json"))
+        #expect(local.field == "billing.invoice.paid")
+    }
+
+    @Test func patternICURejectsIsRefusedNamingKeyAndFile() throws {
+        var data = Self.shipped
+        data["messages/nl.json"] = #"{"app.greeting.hello": "Hallo {name, plural, one {# x}"}"#
+        let error = try #require(try loadError(data))
+        #expect(error.file == "messages/nl.json")
+        #expect(error.field == "app.greeting.hello")
+        #expect(error.problem.contains("ICU"))
+    }
+
+    @Test func translationMayNotIntroduceAnArgumentEnglishLacks() throws {
+        var data = Self.shipped
+        data["messages/nl.json"] = #"{"app.greeting.hello": "Hallo {title} {name}"}"#
+        let error = try #require(try loadError(data))
+        #expect(error.file == "messages/nl.json")
+        #expect(error.problem.contains("{title}"))
+    }
+
+    @Test func numberedArgumentsAndDateArgumentsAreRefused() throws {
+        for pattern in ["Hello {0}", "Hello {name} on {day, date, short}"] {
+            var data = Self.shipped
+            data["messages/en.json"] = #"{"app.greeting.hello": "\#(pattern)"}"#
+            data["messages/nl.json"] = #"{"app.greeting.hello": "Hallo"}"#
+            let error = try #require(try loadError(data), "\(pattern)")
+            #expect(error.file == "messages/en.json")
+        }
+    }
+
+    @Test func catalogueWithoutEnglishOrWithABadFileNameIsRefused() throws {
+        let noEnglish = try #require(
+            try loadError(Self.shipped, config: ["messages.d/billing.nl.json": #"{"billing.a.b": "x"}"#]))
+        #expect(noEnglish.file.hasSuffix("billing.nl.json"))
+        let badName = try #require(
+            try loadError(Self.shipped, config: ["messages.d/billing.json": #"{"billing.a.b": "x"}"#]))
+        #expect(badName.file.hasSuffix("billing.json"))
+    }
+
+    @Test func keyDefinedByTwoCataloguesIsRefused() throws {
+        let error = try #require(
+            try loadError(Self.shipped, config: ["messages.d/other.en.json": #"{"app.greeting.hello": "Hi"}"#]))
+        #expect(error.field == "app.greeting.hello")
+        #expect(error.file.hasSuffix("messages.d/other.en.json"))
+    }
+
+    @Test func malformedKeysAreRefused() throws {
+        var data = Self.shipped
+        data["messages/en.json"] = #"{"Greeting": "Hello"}"#
+        let error = try #require(try loadError(data))
+        #expect(error.field == "Greeting")
+    }
+}
+
+/// An argument used twice keeps the strictest kind: `{count}` beside `{count, plural, …}` still needs a number.
+@Suite struct ArgumentKindTests {
+    @Test func argumentUsedAsTextAndInAPluralTakesADecimalString() throws {
+        let dataDirectory = try Fixture.directory([
+            "messages/en.json": #"{"app.cart.items": "{count}: {count, plural, one {# item} other {# items}}"}"#
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
+        let plugin = try Fixture.load(dataDirectory: dataDirectory, configDirectory: nil)
+        let request = #"{"op":"message","key":"app.cart.items","locale":"en","args":{"count":"1.5"}}"#
+        // CLDR en: one needs i = 1 and v = 0, so 1.5 takes "other".
+        #expect(try Fixture.call(request, plugin: plugin)["text"] == "1.5: 1.5 items")
+        let word = Fixture.failure(#"{"op":"message","key":"app.cart.items","args":{"count":"one"}}"#, plugin: plugin)
+        #expect(word?.field == "args.count")
+    }
+
+    @Test func argumentUsedAsTextAndInASelectIsAString() throws {
+        let dataDirectory = try Fixture.directory([
+            "messages/en.json":
+                #"{"app.sync.state": "{service} {service, select, google {via Google} other {directly}}"}"#
+        ])
+        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
+        let plugin = try Fixture.load(dataDirectory: dataDirectory, configDirectory: nil)
+        let request = #"{"op":"message","key":"app.sync.state","args":{"service":"google"}}"#
+        #expect(try Fixture.call(request, plugin: plugin)["text"] == "google via Google")
+    }
+}

@@ -1,0 +1,88 @@
+import FmtCore
+import Testing
+
+@testable import NameServices
+
+/// `plural` answers the CLDR cardinal category in the requested language's own rules. Expected values
+/// are worked out from CLDR's published rules (common/supplemental/plurals.xml, CLDR 42 as in ICU 72),
+/// quoted per language; `n` is the absolute value, `i` its integer digits, `v` the count of visible
+/// fraction digits, so the string "1.0" (v = 1) differs from the number 1.
+@Suite struct PluralTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let locale: String
+        let count: JSONValue
+        let category: String
+
+        init(_ locale: String, _ count: Int, _ category: String) {
+            self.locale = locale
+            self.count = JSONValue(count)
+            self.category = category
+        }
+
+        init(_ locale: String, number: String, _ category: String) {
+            self.locale = locale
+            self.count = .number(JSONNumber(literal: number))
+            self.category = category
+        }
+
+        init(_ locale: String, decimal: String, _ category: String) {
+            self.locale = locale
+            self.count = .string(decimal)
+            self.category = category
+        }
+
+        var testDescription: String { "\(locale) \(JSONWriter.string(count)) → \(category)" }
+    }
+
+    static let cases: [Case] = [
+        // en, nl, de: one: i = 1 and v = 0.
+        Case("en", 1, "one"), Case("en", 0, "other"), Case("en", 2, "other"), Case("en", -1, "one"),
+        Case("en", decimal: "1", "one"), Case("en", decimal: "1.0", "other"), Case("en", number: "1.5", "other"),
+        Case("nl", 1, "one"), Case("nl", 2, "other"), Case("nl", decimal: "1.0", "other"),
+        Case("de", 1, "one"), Case("de", 0, "other"), Case("de", decimal: "1.00", "other"),
+        // fr: one: i = 0,1; many: e = 0 and i != 0 and i % 1000000 = 0 and v = 0 or e != 0..5.
+        Case("fr", 0, "one"), Case("fr", 1, "one"), Case("fr", decimal: "1.5", "one"), Case("fr", 2, "other"),
+        Case("fr", 1_000_000, "many"), Case("fr", 2_000_000, "many"), Case("fr", decimal: "1000000.0", "other"),
+        // pl: one: i = 1 and v = 0; few: v = 0 and i % 10 = 2..4 and i % 100 != 12..14;
+        // many: v = 0 and i != 1 and i % 10 = 0..1 or v = 0 and i % 10 = 5..9 or v = 0 and i % 100 = 12..14.
+        Case("pl", 1, "one"), Case("pl", 2, "few"), Case("pl", 4, "few"), Case("pl", 5, "many"),
+        Case("pl", 12, "many"), Case("pl", 22, "few"), Case("pl", 0, "many"), Case("pl", 101, "many"),
+        Case("pl", decimal: "1.5", "other"), Case("pl", decimal: "2.0", "other"),
+        // ru: one: v = 0 and i % 10 = 1 and i % 100 != 11; few: v = 0 and i % 10 = 2..4 and i % 100 != 12..14;
+        // many: v = 0 and i % 10 = 0 or v = 0 and i % 10 = 5..9 or v = 0 and i % 100 = 11..14.
+        Case("ru", 1, "one"), Case("ru", 21, "one"), Case("ru", 11, "many"), Case("ru", 2, "few"),
+        Case("ru", 12, "many"), Case("ru", 5, "many"), Case("ru", 0, "many"), Case("ru", decimal: "1.0", "other"),
+        Case("ru", number: "1.5", "other"),
+        // ar: zero: n = 0; one: n = 1; two: n = 2; few: n % 100 = 3..10; many: n % 100 = 11..99.
+        Case("ar", 0, "zero"), Case("ar", 1, "one"), Case("ar", 2, "two"), Case("ar", 3, "few"),
+        Case("ar", 10, "few"), Case("ar", 11, "many"), Case("ar", 99, "many"), Case("ar", 100, "other"),
+        Case("ar", 102, "other"), Case("ar", 103, "few"), Case("ar", decimal: "1.0", "one"),
+        Case("ar", decimal: "0.5", "other"),
+        // cs: one: i = 1 and v = 0; few: i = 2..4 and v = 0; many: v != 0.
+        Case("cs", 1, "one"), Case("cs", 2, "few"), Case("cs", 4, "few"), Case("cs", 5, "other"),
+        Case("cs", 0, "other"), Case("cs", decimal: "1.5", "many"), Case("cs", decimal: "1.0", "many"),
+        Case("cs", number: "0.5", "many"),
+    ]
+
+    @Test(arguments: cases)
+    func categoryFollowsTheLanguagesCLDRRules(_ example: Case) throws {
+        let request: JSONValue = ["op": "plural", "locale": .string(example.locale), "count": example.count]
+        let response = try Fixture.call(Fixture.json(request))
+        #expect(response == ["category": .string(example.category)])
+    }
+
+    @Test func rulesAreThoseOfTheRequestedLanguageNotTheInterfaceLanguage() throws {
+        // Polish is no interface language (it resolves to English), yet 5 is Polish "many", English "other".
+        #expect(try Fixture.call(#"{"op":"plural","locale":"pl-PL","count":5}"#)["category"] == "many")
+        #expect(try Fixture.call(#"{"op":"plural","locale":"en","count":5}"#)["category"] == "other")
+    }
+
+    @Test func countMustBeANumberOrAPlainDecimalString() {
+        #expect(Fixture.failure(#"{"op":"plural","locale":"en"}"#)?.field == "count")
+        #expect(Fixture.failure(#"{"op":"plural","locale":"en","count":"five"}"#)?.field == "count")
+        #expect(Fixture.failure(#"{"op":"plural","locale":"en","count":"1e3"}"#)?.field == "count")
+        #expect(Fixture.failure(#"{"op":"plural","locale":"en","count":".5"}"#)?.field == "count")
+        #expect(Fixture.failure(#"{"op":"plural","locale":"en","count":true}"#)?.code == "invalid_field")
+        #expect(Fixture.failure(#"{"op":"plural","locale":"en","count":1e999}"#)?.field == "count")
+    }
+}
