@@ -53,7 +53,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "fmtq", dependencies: ["FmtCore", "CSystem"]),
-        .executableTarget(name: "fmtbench", dependencies: ["FmtCore", "CSystem"]),
+        .executableTarget(
+            name: "fmtbench",
+            dependencies: ["FmtCore", "CSystem", "AddressFormatting", "DateFormatting", "NameServices", "PhonePlugin"]),
 
         // Tests mirror modules; IntegrationTests drive the real daemon over a real socket.
         .testTarget(name: "FmtCoreTests", dependencies: ["FmtCore"]),

@@ -36,11 +36,17 @@ func dataSource() -> DataStore.Source {
 }
 
 let store = DataStore(source: dataSource(), localDirectory: options.configDirectory)
+/// The product's languages in its own order (English, Dutch, German); languages added as data follow alphabetically.
+let productOrder = ["en", "nl", "de"]
 let languages = store.list("translations").map {
     ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".json", with: "")
 }
 let resolver = LocaleResolver(
-    supported: languages.isEmpty ? ["en", "nl", "de"] : languages.sorted { $0 == "en" || ($1 != "en" && $0 < $1) })
+    supported: (languages.isEmpty ? productOrder : languages).sorted { rank($0) < rank($1) })
+
+func rank(_ language: String) -> (Int, String) {
+    (productOrder.firstIndex(of: language) ?? productOrder.count, language)
+}
 let counters = ServerCounters()
 let shared = Mutex<(registry: PluginRegistry?, stats: RequestStats?)>((nil, nil))
 

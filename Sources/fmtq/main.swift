@@ -4,7 +4,8 @@ import Foundation
 // fmtq: the command-line client. Exit status: 0 ok, 1 error response, 2 usage, 3 daemon unreachable.
 
 let commands: [any Subcommand.Type] = [
-    PingCommand.self, InfoCommand.self, StatsCommand.self, AddressCommand.self, DateCommand.self, SortCommand.self,
+    PingCommand.self, InfoCommand.self, StatsCommand.self, AddressCommand.self, DateCommand.self, PhoneCommand.self,
+    SortCommand.self,
     SortKeyCommand.self, LanguageCommand.self, PluralCommand.self, MessageCommand.self,
 ]
 

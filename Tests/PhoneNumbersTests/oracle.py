@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Reference answers for the phone engine's differential test, from PyPI phonenumbers==9.0.35.
+
+Reads a JSON array of cases ({"number", "defaultRegion"?, "viewerRegion"?}) on stdin and writes a JSON array of
+answers in the same order: {"ok": true, valid, e164, region, type, national, international, rfc3966, display,
+extension} or {"ok": false, "reason": <upstream error name>}.
+"""
+import json
+import sys
+
+EXPECTED_VERSION = "9.0.35"
+
+try:
+    import phonenumbers
+    from phonenumbers import NumberParseException, PhoneNumberFormat, PhoneNumberType
+except ImportError:
+    sys.stderr.write("oracle: the Python package phonenumbers is missing; "
+                     "install it with: python3 -m pip install phonenumbers==%s\n" % EXPECTED_VERSION)
+    sys.exit(3)
+
+if phonenumbers.__version__ != EXPECTED_VERSION:
+    sys.stderr.write("oracle: phonenumbers %s found, %s required; "
+                     "install it with: python3 -m pip install phonenumbers==%s\n"
+                     % (phonenumbers.__version__, EXPECTED_VERSION, EXPECTED_VERSION))
+    sys.exit(3)
+
+TYPES = {
+    PhoneNumberType.FIXED_LINE: "fixedLine",
+    PhoneNumberType.MOBILE: "mobile",
+    PhoneNumberType.FIXED_LINE_OR_MOBILE: "fixedLineOrMobile",
+    PhoneNumberType.TOLL_FREE: "tollFree",
+    PhoneNumberType.PREMIUM_RATE: "premiumRate",
+    PhoneNumberType.SHARED_COST: "sharedCost",
+    PhoneNumberType.VOIP: "voip",
+    PhoneNumberType.PERSONAL_NUMBER: "personalNumber",
+    PhoneNumberType.PAGER: "pager",
+    PhoneNumberType.UAN: "uan",
+    PhoneNumberType.VOICEMAIL: "voicemail",
+    PhoneNumberType.UNKNOWN: "unknown",
+}
+
+REASONS = {
+    NumberParseException.INVALID_COUNTRY_CODE: "INVALID_COUNTRY_CODE",
+    NumberParseException.NOT_A_NUMBER: "NOT_A_NUMBER",
+    NumberParseException.TOO_SHORT_AFTER_IDD: "TOO_SHORT_AFTER_IDD",
+    NumberParseException.TOO_SHORT_NSN: "TOO_SHORT_NSN",
+    NumberParseException.TOO_LONG: "TOO_LONG",
+}
+
+
+def answer(case):
+    try:
+        number = phonenumbers.parse(case["number"], case.get("defaultRegion"))
+    except NumberParseException as error:
+        return {"ok": False, "reason": REASONS[error.error_type]}
+    region = phonenumbers.region_code_for_number(number)
+    national = phonenumbers.format_number(number, PhoneNumberFormat.NATIONAL)
+    international = phonenumbers.format_number(number, PhoneNumberFormat.INTERNATIONAL)
+    viewer = case.get("viewerRegion")
+    return {
+        "ok": True,
+        "valid": phonenumbers.is_valid_number(number),
+        "e164": phonenumbers.format_number(number, PhoneNumberFormat.E164),
+        "region": region,
+        "type": TYPES[phonenumbers.number_type(number)],
+        "national": national,
+        "international": international,
+        "rfc3966": phonenumbers.format_number(number, PhoneNumberFormat.RFC3966),
+        "display": national if region is not None and region == viewer else international,
+        "extension": number.extension or None,
+    }
+
+
+def main():
+    cases = json.load(sys.stdin)
+    json.dump([answer(case) for case in cases], sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

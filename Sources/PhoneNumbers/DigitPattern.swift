@@ -1,0 +1,509 @@
+/// Why a metadata pattern could not be compiled.
+struct PatternSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    let pattern: String
+    let offset: Int
+    let detail: String
+
+    var description: String { "\(detail) at offset \(offset) in \(pattern)" }
+}
+
+/// A compiled metadata pattern over ASCII digits.
+///
+/// Supports the subset upstream's metadata uses: digits, `\d`, character classes with ranges, capturing and
+/// `(?:)` groups, alternation, `?`, `*`, `+`, `{n}`, `{n,}`, `{n,m}` and the `$` anchor. Matching is
+/// backtracking in priority order (alternatives left to right, greedy repeats), which gives the same match ends
+/// and captures as the leftmost-first engines the metadata was written for.
+final class DigitPattern: @unchecked Sendable {
+    enum Instruction: Sendable {
+        case digit(UInt16)
+        case split(Int32, Int32)
+        case jump(Int32)
+        case save(Int32)
+        case atEnd
+        case match
+    }
+
+    let program: [Instruction]
+    /// A copy of `program` that is never written after `init` (hence `@unchecked Sendable`); read without
+    /// reference counting or bounds checks while matching.
+    private let code: UnsafeMutableBufferPointer<Instruction>
+    /// Per instruction: the digits (bits 0–9) that can be consumed first from there, and bit 15 when the match
+    /// can end without consuming anything. Lets `split` skip branches that cannot match the next digit.
+    private let firstSets: UnsafeMutableBufferPointer<UInt16>
+    let groupCount: Int
+    /// Digits that can start a non-empty match; all bits set when an empty match is possible.
+    let firstDigits: UInt16
+    /// For each first digit, the second digits a match (or a longer input's prefix match) can continue with.
+    let secondDigits: [UInt16]
+
+    init(_ source: String) throws(PatternSyntaxError) {
+        var parser = Parser(source: Array(source.utf8), text: source)
+        let node = try parser.parseAlternation()
+        if parser.index != parser.source.count {
+            throw parser.error("unexpected character")
+        }
+        var compiler = Compiler()
+        compiler.emit(node)
+        compiler.program.append(.match)
+        program = compiler.program
+        code = UnsafeMutableBufferPointer.allocate(capacity: compiler.program.count)
+        _ = code.initialize(from: compiler.program)
+        firstSets = UnsafeMutableBufferPointer.allocate(capacity: compiler.program.count)
+        _ = firstSets.initialize(from: Self.firstSets(of: compiler.program))
+        groupCount = parser.groupCount
+        firstDigits = Self.firstDigits(of: compiler.program)
+        secondDigits = Self.secondDigits(of: compiler.program, firstSets: firstSets)
+    }
+
+    /// Whether an input starting with these two digits can match (conservative).
+    @inline(__always)
+    func mayStart(_ first: UInt8, _ second: UInt8) -> Bool {
+        let a = first &- 48
+        let b = second &- 48
+        return a < 10 && b < 10 && secondDigits[Int(a)] & (1 << UInt16(b)) != 0
+    }
+
+    private static func secondDigits(
+        of program: [Instruction], firstSets: UnsafeMutableBufferPointer<UInt16>
+    ) -> [UInt16] {
+        var table = [UInt16](repeating: 0, count: 10)
+        var seen = [Bool](repeating: false, count: program.count)
+        var pending = [0]
+        while let pc = pending.popLast() {
+            guard !seen[pc] else { continue }
+            seen[pc] = true
+            switch program[pc] {
+            case .digit(let mask):
+                let follow = firstSets[pc + 1]
+                let allowed: UInt16 = follow & nullable != 0 ? 0x3FF : follow & 0x3FF
+                for digit in 0..<10 where mask & (1 << UInt16(digit)) != 0 { table[digit] |= allowed }
+            case .split(let first, let second): pending += [Int(first), Int(second)]
+            case .jump(let target): pending.append(Int(target))
+            case .save: pending.append(pc + 1)
+            case .atEnd, .match: return [UInt16](repeating: 0x3FF, count: 10)
+            }
+        }
+        return table
+    }
+
+    deinit {
+        code.deallocate()
+        firstSets.deallocate()
+    }
+
+    private static let nullable: UInt16 = 0x8000
+
+    private static func firstSets(of program: [Instruction]) -> [UInt16] {
+        var sets = [UInt16](repeating: 0, count: program.count)
+        var state = [UInt8](repeating: 0, count: program.count)
+        func visit(_ pc: Int) -> UInt16 {
+            if state[pc] == 2 { return sets[pc] }
+            if state[pc] == 1 { return 0 }
+            state[pc] = 1
+            let result: UInt16
+            switch program[pc] {
+            case .digit(let mask): result = mask
+            case .split(let first, let second): result = visit(Int(first)) | visit(Int(second))
+            case .jump(let target): result = visit(Int(target))
+            case .save: result = visit(pc + 1)
+            case .atEnd, .match: result = nullable
+            }
+            sets[pc] = result
+            state[pc] = 2
+            return result
+        }
+        for pc in program.indices.reversed() { _ = visit(pc) }
+        return sets
+    }
+
+    private static func firstDigits(of program: [Instruction]) -> UInt16 {
+        var seen = [Bool](repeating: false, count: program.count)
+        var pending = [0]
+        var mask: UInt16 = 0
+        while let pc = pending.popLast() {
+            guard !seen[pc] else { continue }
+            seen[pc] = true
+            switch program[pc] {
+            case .digit(let digits): mask |= digits
+            case .split(let first, let second): pending += [Int(first), Int(second)]
+            case .jump(let target): pending.append(Int(target))
+            case .save: pending.append(pc + 1)
+            case .atEnd, .match: return 0x3FF
+            }
+        }
+        return mask
+    }
+
+    // MARK: Matching
+
+    /// Whether the whole input matches.
+    func matchesWhole(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        canStart(input) && run(input, whole: true, slots: nil) != nil
+    }
+
+    /// Whether some prefix of the input matches (a match anchored at the start).
+    func matchesPrefix(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        canStart(input) && run(input, whole: false, slots: nil) != nil
+    }
+
+    @inline(__always)
+    private func canStart(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        if firstDigits == 0x3FF { return true }
+        guard let first = input.first else { return false }
+        return Self.isDigit(first, in: firstDigits)
+    }
+
+    /// The first match in priority order anchored at `start`, with group ranges (`nil` for groups that did not
+    /// take part).
+    func match(_ input: UnsafeBufferPointer<UInt8>, from start: Int = 0, whole: Bool = false) -> PatternMatch? {
+        let slotCount = 2 * groupCount
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(slotCount, 1)) { slots in
+            slots.initialize(repeating: -1)
+            guard let end = run(input, whole: whole, slots: slots, start: start) else { return nil }
+            var groups: [Range<Int>?] = []
+            groups.reserveCapacity(groupCount)
+            for group in 0..<groupCount {
+                let lower = Int(slots[2 * group])
+                let upper = Int(slots[2 * group + 1])
+                groups.append(lower >= 0 && upper >= lower ? lower..<upper : nil)
+            }
+            return PatternMatch(range: start..<end, groups: groups)
+        }
+    }
+
+    /// The end of the first match in priority order anchored at the start, without captures.
+    func matchEnd(_ input: UnsafeBufferPointer<UInt8>) -> Int? {
+        canStart(input) ? run(input, whole: false, slots: nil) : nil
+    }
+
+    /// Like `match`, but writes group boundaries into `slots` (two per group, -1 when unset) without allocating.
+    func match(
+        _ input: UnsafeBufferPointer<UInt8>, from start: Int, slots: UnsafeMutableBufferPointer<Int32>
+    ) -> Int? {
+        slots.update(repeating: -1)
+        return run(input, whole: false, slots: slots, start: start)
+    }
+
+    @inline(__always)
+    private static func isDigit(_ byte: UInt8, in mask: UInt16) -> Bool {
+        let value = byte &- 48
+        return value < 10 && mask & (1 << UInt16(value)) != 0
+    }
+
+    private struct Frame {
+        var pc: Int32
+        var position: Int32
+    }
+
+    private enum Outcome {
+        case matched(Int)
+        case failed
+        case overflow
+    }
+
+    /// Returns the end of the first match in priority order.
+    private func run(
+        _ input: UnsafeBufferPointer<UInt8>, whole: Bool, slots: UnsafeMutableBufferPointer<Int32>?, start: Int = 0
+    ) -> Int? {
+        let small = withUnsafeTemporaryAllocation(of: Frame.self, capacity: 120) { stack in
+            execute(input, whole: whole, slots: slots, start: start, stack: stack)
+        }
+        switch small {
+        case .matched(let end): return end
+        case .failed: return nil
+        case .overflow:
+            slots?.update(repeating: -1)
+            var big = [Frame](repeating: Frame(pc: 0, position: 0), count: 1 << 16)
+            let outcome = big.withUnsafeMutableBufferPointer {
+                execute(input, whole: whole, slots: slots, start: start, stack: $0)
+            }
+            if case .matched(let end) = outcome { return end }
+            return nil
+        }
+    }
+
+    /// Frames with a negative `pc` restore capture slot `-pc - 1` to `position` when popped.
+    private func execute(
+        _ input: UnsafeBufferPointer<UInt8>, whole: Bool, slots: UnsafeMutableBufferPointer<Int32>?, start: Int,
+        stack: UnsafeMutableBufferPointer<Frame>
+    ) -> Outcome {
+        do {
+            let code = self.code
+            let firstSets = self.firstSets
+            var depth = 0
+            var pc = 0
+            var position = start
+            let count = input.count
+            while true {
+                var failed = false
+                switch code[pc] {
+                case .digit(let mask):
+                    if position < count && Self.isDigit(input[position], in: mask) {
+                        position += 1
+                        pc += 1
+                    } else {
+                        failed = true
+                    }
+                case .split(let first, let second):
+                    var next = Self.nullable
+                    if position < count {
+                        let value = input[position] &- 48
+                        if value < 10 { next |= 1 << UInt16(value) }
+                    }
+                    let firstViable = firstSets[Int(first)] & next != 0
+                    let secondViable = firstSets[Int(second)] & next != 0
+                    if firstViable && secondViable {
+                        guard depth < stack.count else { return .overflow }
+                        stack[depth] = Frame(pc: second, position: Int32(position))
+                        depth += 1
+                        pc = Int(first)
+                    } else if firstViable {
+                        pc = Int(first)
+                    } else if secondViable {
+                        pc = Int(second)
+                    } else {
+                        failed = true
+                    }
+                case .jump(let target):
+                    pc = Int(target)
+                case .save(let slot):
+                    if let slots {
+                        guard depth < stack.count else { return .overflow }
+                        stack[depth] = Frame(pc: -slot - 1, position: slots[Int(slot)])
+                        depth += 1
+                        slots[Int(slot)] = Int32(position)
+                    }
+                    pc += 1
+                case .atEnd:
+                    if position == count { pc += 1 } else { failed = true }
+                case .match:
+                    if !whole || position == count { return .matched(position) }
+                    failed = true
+                }
+                if failed {
+                    while true {
+                        guard depth > 0 else { return .failed }
+                        depth -= 1
+                        let frame = stack[depth]
+                        if frame.pc < 0 {
+                            slots?[Int(-frame.pc - 1)] = frame.position
+                        } else {
+                            pc = Int(frame.pc)
+                            position = Int(frame.position)
+                            break
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: Parsing
+
+    indirect enum Node {
+        case digits(UInt16)
+        case sequence([Node])
+        case alternation([Node])
+        case group(Int?, Node)
+        case repeatNode(Node, min: Int, max: Int?)
+        case atEnd
+    }
+
+    struct Parser {
+        let source: [UInt8]
+        let text: String
+        var index = 0
+        var groupCount = 0
+
+        func error(_ detail: String) -> PatternSyntaxError {
+            PatternSyntaxError(pattern: text, offset: index, detail: detail)
+        }
+
+        var peek: UInt8? { index < source.count ? source[index] : nil }
+
+        mutating func parseAlternation() throws(PatternSyntaxError) -> Node {
+            var branches = [try parseSequence()]
+            while peek == UInt8(ascii: "|") {
+                index += 1
+                branches.append(try parseSequence())
+            }
+            return branches.count == 1 ? branches[0] : .alternation(branches)
+        }
+
+        mutating func parseSequence() throws(PatternSyntaxError) -> Node {
+            var items: [Node] = []
+            while let byte = peek, byte != UInt8(ascii: "|"), byte != UInt8(ascii: ")") {
+                var atom = try parseAtom()
+                quantifiers: while let quantifier = peek {
+                    switch quantifier {
+                    case UInt8(ascii: "?"): index += 1; atom = .repeatNode(atom, min: 0, max: 1)
+                    case UInt8(ascii: "*"): index += 1; atom = .repeatNode(atom, min: 0, max: nil)
+                    case UInt8(ascii: "+"): index += 1; atom = .repeatNode(atom, min: 1, max: nil)
+                    case UInt8(ascii: "{"):
+                        index += 1
+                        let low = try parseNumber()
+                        var high: Int? = low
+                        if peek == UInt8(ascii: ",") {
+                            index += 1
+                            high = peek == UInt8(ascii: "}") ? nil : try parseNumber()
+                        }
+                        guard peek == UInt8(ascii: "}") else { throw error("expected }") }
+                        index += 1
+                        if let high, high < low { throw error("bad repeat bounds") }
+                        atom = .repeatNode(atom, min: low, max: high)
+                    default:
+                        break quantifiers
+                    }
+                }
+                items.append(atom)
+            }
+            return items.count == 1 ? items[0] : .sequence(items)
+        }
+
+        mutating func parseNumber() throws(PatternSyntaxError) -> Int {
+            var value = 0
+            var digits = 0
+            while let byte = peek, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+                index += 1
+            }
+            guard digits > 0, value <= 64 else { throw error("expected a repeat count") }
+            return value
+        }
+
+        mutating func parseAtom() throws(PatternSyntaxError) -> Node {
+            guard let byte = peek else { throw error("unexpected end") }
+            index += 1
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return .digits(1 << UInt16(byte - UInt8(ascii: "0")))
+            case UInt8(ascii: "\\"):
+                guard peek == UInt8(ascii: "d") else { throw error("unsupported escape") }
+                index += 1
+                return .digits(0x3FF)
+            case UInt8(ascii: "$"):
+                return .atEnd
+            case UInt8(ascii: "["):
+                return .digits(try parseClass())
+            case UInt8(ascii: "("):
+                var group: Int? = nil
+                if peek == UInt8(ascii: "?") {
+                    guard index + 1 < source.count, source[index + 1] == UInt8(ascii: ":") else {
+                        throw error("unsupported group")
+                    }
+                    index += 2
+                } else {
+                    group = groupCount
+                    groupCount += 1
+                }
+                let inner = try parseAlternation()
+                guard peek == UInt8(ascii: ")") else { throw error("expected )") }
+                index += 1
+                return .group(group, inner)
+            default:
+                index -= 1
+                throw error("unsupported character")
+            }
+        }
+
+        mutating func parseClass() throws(PatternSyntaxError) -> UInt16 {
+            var mask: UInt16 = 0
+            var negated = false
+            if peek == UInt8(ascii: "^") {
+                negated = true
+                index += 1
+            }
+            while let byte = peek, byte != UInt8(ascii: "]") {
+                index += 1
+                var low: UInt16
+                if byte == UInt8(ascii: "\\") {
+                    guard peek == UInt8(ascii: "d") else { throw error("unsupported escape in class") }
+                    index += 1
+                    mask |= 0x3FF
+                    continue
+                }
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { throw error("non-digit in class") }
+                low = UInt16(byte - UInt8(ascii: "0"))
+                var high = low
+                if peek == UInt8(ascii: "-"), index + 1 < source.count, source[index + 1] != UInt8(ascii: "]") {
+                    index += 1
+                    guard let end = peek, end >= UInt8(ascii: "0"), end <= UInt8(ascii: "9") else {
+                        throw error("bad class range")
+                    }
+                    index += 1
+                    high = UInt16(end - UInt8(ascii: "0"))
+                    guard high >= low else { throw error("bad class range") }
+                }
+                while low <= high {
+                    mask |= 1 << low
+                    low += 1
+                }
+            }
+            guard peek == UInt8(ascii: "]") else { throw error("expected ]") }
+            index += 1
+            return negated ? ~mask & 0x3FF : mask
+        }
+    }
+
+    // MARK: Compiling
+
+    struct Compiler {
+        var program: [Instruction] = []
+
+        var next: Int32 { Int32(program.count) }
+
+        mutating func emit(_ node: Node) {
+            switch node {
+            case .digits(let mask):
+                program.append(.digit(mask))
+            case .atEnd:
+                program.append(.atEnd)
+            case .sequence(let items):
+                for item in items { emit(item) }
+            case .group(let index, let inner):
+                if let index { program.append(.save(Int32(2 * index))) }
+                emit(inner)
+                if let index { program.append(.save(Int32(2 * index + 1))) }
+            case .alternation(let branches):
+                var jumps: [Int] = []
+                for (position, branch) in branches.enumerated() {
+                    if position < branches.count - 1 {
+                        let split = program.count
+                        program.append(.split(0, 0))
+                        emit(branch)
+                        jumps.append(program.count)
+                        program.append(.jump(0))
+                        program[split] = .split(Int32(split + 1), next)
+                    } else {
+                        emit(branch)
+                    }
+                }
+                for jump in jumps { program[jump] = .jump(next) }
+            case .repeatNode(let inner, let min, let max):
+                for _ in 0..<min { emit(inner) }
+                if let max {
+                    var splits: [Int] = []
+                    for _ in min..<max {
+                        splits.append(program.count)
+                        program.append(.split(0, 0))
+                        emit(inner)
+                    }
+                    for split in splits { program[split] = .split(Int32(split + 1), next) }
+                } else {
+                    let loop = program.count
+                    program.append(.split(0, 0))
+                    emit(inner)
+                    program.append(.jump(Int32(loop)))
+                    program[loop] = .split(Int32(loop + 1), next)
+                }
+            }
+        }
+    }
+}
+
+/// A match of a `DigitPattern`: the matched range and each capturing group's range.
+struct PatternMatch: Sendable {
+    let range: Range<Int>
+    let groups: [Range<Int>?]
+}

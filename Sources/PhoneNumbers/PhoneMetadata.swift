@@ -1,0 +1,359 @@
+import Foundation
+
+/// Why metadata could not be loaded; every case names the offending field.
+public enum PhoneMetadataError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The JSON is malformed or a field is missing or has the wrong type; `field` is its coding path.
+    case invalidField(field: String, detail: String)
+    /// A pattern field does not compile.
+    case invalidPattern(field: String, detail: String)
+    /// The file could not be read.
+    case unreadable(path: String, detail: String)
+
+    /// A message naming the field.
+    public var description: String {
+        switch self {
+        case .invalidField(let field, let detail): "phone metadata: field \(field): \(detail)"
+        case .invalidPattern(let field, let detail): "phone metadata: pattern \(field): \(detail)"
+        case .unreadable(let path, let detail): "phone metadata: cannot read \(path): \(detail)"
+        }
+    }
+}
+
+/// Number types, in wire spelling.
+public enum PhoneNumberType: String, Sendable, CaseIterable, Codable {
+    case fixedLine, mobile, fixedLineOrMobile, tollFree, premiumRate, sharedCost, voip, personalNumber, pager, uan
+    case voicemail, unknown
+}
+
+/// A compiled number description.
+struct NumberDesc: Sendable {
+    let pattern: DigitPattern
+    /// Bit `n` set when length `n` is possible.
+    let lengths: UInt32
+    let localOnly: UInt32
+    let minLength: Int
+    let maxLength: Int
+
+    init(_ record: NumberDescRecord, field: String, cache: inout PatternCache) throws(PhoneMetadataError) {
+        pattern = try cache.compile(record.pattern, field: "\(field).p")
+        var mask: UInt32 = 0
+        for length in record.lengths {
+            guard (1..<32).contains(length) else {
+                throw .invalidField(field: "\(field).l", detail: "length \(length) out of range")
+            }
+            mask |= 1 << UInt32(length)
+        }
+        var local: UInt32 = 0
+        for length in record.localOnlyLengths ?? [] where (1..<32).contains(length) {
+            local |= 1 << UInt32(length)
+        }
+        guard let min = record.lengths.min(), let max = record.lengths.max() else {
+            throw .invalidField(field: "\(field).l", detail: "no possible lengths")
+        }
+        lengths = mask
+        localOnly = local
+        minLength = min
+        maxLength = max
+    }
+
+    /// Possible length, then whole-pattern match (upstream's test for a number matching a description).
+    @inline(__always)
+    func matches(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
+        digits.count < 32 && lengths & (1 << UInt32(digits.count)) != 0 && pattern.matchesWhole(digits)
+    }
+}
+
+/// A compiled number format.
+final class NumberFormat: Sendable {
+    enum Piece: Sendable {
+        case text([UInt8])
+        case group(Int)
+    }
+
+    let pattern: DigitPattern
+    let leadingDigits: DigitPattern?
+    let national: [Piece]
+    /// The national template with the national prefix formatting rule applied to its first group.
+    let nationalWithPrefix: [Piece]?
+    let international: [Piece]?
+
+    init(_ record: NumberFormatRecord, field: String, cache: inout PatternCache) throws(PhoneMetadataError) {
+        pattern = try cache.compile(record.pattern, field: "\(field).p")
+        leadingDigits = try record.leadingDigits.map { (text) throws(PhoneMetadataError) in
+            try cache.compile(text, field: "\(field).ld")
+        }
+        national = Self.pieces(record.format)
+        nationalWithPrefix = record.nationalPrefixRule.map { Self.pieces(Self.applyRule($0, to: record.format)) }
+        international = record.intlFormat.map { $0 == "NA" ? [] : Self.pieces($0) }
+    }
+
+    /// Replaces the first `$n` of `format` by `rule`, whose `$1` stands for that `$n`.
+    static func applyRule(_ rule: String, to format: String) -> String {
+        let chars = Array(format)
+        for index in chars.indices.dropLast()
+        where chars[index] == "$" && chars[index + 1].isASCII
+            && chars[index + 1].isNumber
+        {
+            let token = String(chars[index...index + 1])
+            let replacement = rule.replacingOccurrences(of: "$1", with: token)
+            return String(chars[..<index]) + replacement + String(chars[(index + 2)...])
+        }
+        return format
+    }
+
+    static func pieces(_ template: String) -> [Piece] {
+        var result: [Piece] = []
+        var text: [UInt8] = []
+        var chars = template.makeIterator()
+        var pending = chars.next()
+        while let char = pending {
+            pending = chars.next()
+            if char == "$", let next = pending, let digit = next.wholeNumberValue, next.isASCII {
+                if !text.isEmpty { result.append(.text(text)) }
+                text = []
+                result.append(.group(digit))
+                pending = chars.next()
+            } else {
+                text += char.utf8
+            }
+        }
+        if !text.isEmpty { result.append(.text(text)) }
+        return result
+    }
+}
+
+/// One region's (or non-geographic entity's) compiled metadata.
+final class Territory: Sendable {
+    let id: String
+    let countryCode: Int
+    /// The calling code as ASCII digits.
+    let countryCodeDigits: [UInt8]
+    let leadingDigits: DigitPattern?
+    let internationalPrefix: DigitPattern?
+    let nationalPrefixForParsing: DigitPattern?
+    let nationalPrefixTransform: [NumberFormat.Piece]?
+    let preferredExtnPrefix: String?
+    let general: NumberDesc
+    /// Indexed by `Territory.typeOrder`.
+    let types: [NumberDesc?]
+    let examples: [PhoneNumberType: String]
+    let sameMobileAndFixedLinePattern: Bool
+    let formats: [NumberFormat]
+    /// Formats for international and RFC 3966 output; empty means use `formats`.
+    let internationalFormats: [NumberFormat]
+    /// `formats` and `internationalFormats` narrowed to those that can apply, by the first two digits (0–99).
+    let formatsByPrefix: [[NumberFormat]]
+    let internationalFormatsByPrefix: [[NumberFormat]]
+
+    /// Upstream's order for deciding a number's type; fixed line and mobile come last.
+    static let typeOrder: [PhoneNumberType] = [
+        .premiumRate, .tollFree, .sharedCost, .voip, .personalNumber, .pager, .uan, .voicemail, .fixedLine, .mobile,
+    ]
+
+    init(_ record: TerritoryRecord, field: String, cache: inout PatternCache) throws(PhoneMetadataError) {
+        id = record.id
+        countryCode = record.countryCode
+        countryCodeDigits = Array(String(record.countryCode).utf8)
+        leadingDigits = try record.leadingDigits.map { (text) throws(PhoneMetadataError) in
+            try cache.compile(text, field: "\(field).ld")
+        }
+        internationalPrefix = try record.internationalPrefix.map { (text) throws(PhoneMetadataError) in
+            try cache.compile(text, field: "\(field).ip")
+        }
+        nationalPrefixForParsing = try record.nationalPrefixForParsing.flatMap { (text) throws(PhoneMetadataError) in
+            text.isEmpty ? nil : try cache.compile(text, field: "\(field).npp")
+        }
+        nationalPrefixTransform = record.nationalPrefixTransformRule.flatMap {
+            $0.isEmpty ? nil : NumberFormat.pieces($0)
+        }
+        preferredExtnPrefix = record.preferredExtnPrefix
+        general = try NumberDesc(record.general, field: "\(field).gen", cache: &cache)
+        var types: [NumberDesc?] = []
+        var examples: [PhoneNumberType: String] = [:]
+        for type in Self.typeOrder {
+            examples[type] = record.types[type.rawValue]?.example
+            types.append(
+                try record.types[type.rawValue].map { (desc) throws(PhoneMetadataError) in
+                    try NumberDesc(desc, field: "\(field).types.\(type.rawValue)", cache: &cache)
+                })
+        }
+        self.types = types
+        self.examples = examples
+        sameMobileAndFixedLinePattern =
+            record.types["fixedLine"]?.pattern != nil
+            && record.types["fixedLine"]?.pattern == record.types["mobile"]?.pattern
+        var formats: [NumberFormat] = []
+        for (index, format) in (record.formats ?? []).enumerated() {
+            formats.append(try NumberFormat(format, field: "\(field).fmt[\(index)]", cache: &cache))
+        }
+        self.formats = formats
+        if formats.contains(where: { $0.international != nil }) {
+            internationalFormats = formats.filter { $0.international.map { !$0.isEmpty } ?? true }
+        } else {
+            internationalFormats = []
+        }
+        formatsByPrefix = Self.buckets(formats)
+        internationalFormatsByPrefix = Self.buckets(internationalFormats)
+    }
+
+    private static func buckets(_ formats: [NumberFormat]) -> [[NumberFormat]] {
+        guard !formats.isEmpty else { return [] }
+        return (0..<100).map { prefix in
+            let first = UInt8(48 + prefix / 10)
+            let second = UInt8(48 + prefix % 10)
+            return formats.filter {
+                $0.pattern.mayStart(first, second) && $0.leadingDigits.map { $0.mayStart(first, second) } != false
+            }
+        }
+    }
+
+    func desc(_ type: PhoneNumberType) -> NumberDesc? {
+        guard let index = Self.typeOrder.firstIndex(of: type) else { return nil }
+        return types[index]
+    }
+}
+
+/// Compiles each distinct pattern once per load; compiled patterns are immutable and shared.
+struct PatternCache {
+    private var compiled: [String: DigitPattern] = [:]
+
+    mutating func compile(_ pattern: String, field: String) throws(PhoneMetadataError) -> DigitPattern {
+        if let known = compiled[pattern] { return known }
+        do {
+            let result = try DigitPattern(pattern)
+            compiled[pattern] = result
+            return result
+        } catch {
+            throw .invalidPattern(field: field, detail: error.description)
+        }
+    }
+}
+
+/// An immutable snapshot of numbering-plan metadata, compiled for matching. Safe to share between threads;
+/// reloading means building a new snapshot.
+public struct PhoneMetadata: Sendable {
+    /// Upstream libphonenumber version the data comes from.
+    public let version: String
+    let territories: [Territory]
+    let byRegion: [String: Territory]
+    let nonGeographic: [Int: Territory]
+    /// Regions per calling code, main country first, then in metadata order.
+    let regionsByCode: [Int: [String]]
+    /// Territories per calling code (index 0–999) in the same order; empty for unassigned codes.
+    let codeTable: [[Territory]]
+
+    /// Loads the JSON produced by `phone-metadata-gen`.
+    public init(json: Data) throws(PhoneMetadataError) {
+        let document: PhoneMetadataDocument
+        do {
+            document = try JSONDecoder().decode(PhoneMetadataDocument.self, from: json)
+        } catch let error as DecodingError {
+            throw Self.describe(error)
+        } catch {
+            throw .invalidField(field: "(root)", detail: "\(error)")
+        }
+        try self.init(document: document)
+    }
+
+    /// Loads `data/phone-metadata.json` or another file in that format.
+    public init(contentsOf url: URL) throws(PhoneMetadataError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .unreadable(path: url.path, detail: "\(error)")
+        }
+        try self.init(json: data)
+    }
+
+    /// Compiles an already decoded document.
+    public init(document: PhoneMetadataDocument) throws(PhoneMetadataError) {
+        guard !document.version.isEmpty else { throw .invalidField(field: "version", detail: "empty") }
+        version = document.version
+        var territories: [Territory] = []
+        var byRegion: [String: Territory] = [:]
+        var nonGeographic: [Int: Territory] = [:]
+        var main: [Int: String] = [:]
+        var others: [Int: [String]] = [:]
+        var cache = PatternCache()
+        for (index, record) in document.territories.enumerated() {
+            let territory = try Territory(record, field: "territories[\(index)](\(record.id))", cache: &cache)
+            territories.append(territory)
+            if record.id == "001" {
+                nonGeographic[record.countryCode] = territory
+            } else {
+                byRegion[record.id] = territory
+            }
+            if record.mainCountryForCode == true {
+                main[record.countryCode] = record.id
+            } else {
+                others[record.countryCode, default: []].append(record.id)
+            }
+        }
+        var regionsByCode: [Int: [String]] = [:]
+        for (code, regions) in others {
+            regionsByCode[code] = (main[code].map { [$0] } ?? []) + regions
+        }
+        for (code, region) in main where regionsByCode[code] == nil {
+            regionsByCode[code] = [region]
+        }
+        var codeTable = [[Territory]](repeating: [], count: 1000)
+        for (code, regions) in regionsByCode {
+            guard (1..<1000).contains(code) else {
+                throw .invalidField(field: "cc", detail: "country calling code \(code) out of range")
+            }
+            codeTable[code] = regions.compactMap { $0 == "001" ? nonGeographic[code] : byRegion[$0] }
+        }
+        self.codeTable = codeTable
+        self.territories = territories
+        self.byRegion = byRegion
+        self.nonGeographic = nonGeographic
+        self.regionsByCode = regionsByCode
+    }
+
+    private static func describe(_ error: DecodingError) -> PhoneMetadataError {
+        func path(_ context: DecodingError.Context, _ key: CodingKey? = nil) -> String {
+            let keys = context.codingPath + (key.map { [$0] } ?? [])
+            let text = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return text.isEmpty ? "(root)" : String(text.drop { $0 == "." })
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return .invalidField(field: path(context, key), detail: "missing")
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return .invalidField(field: path(context), detail: context.debugDescription)
+        @unknown default: return .invalidField(field: "(root)", detail: "\(error)")
+        }
+    }
+
+    /// Region codes supported for parsing national numbers (excludes `001`).
+    public var regions: [String] { byRegion.keys.sorted() }
+
+    /// The calling code of a region, e.g. 31 for `NL`.
+    public func countryCode(forRegion region: String) -> Int? { byRegion[region]?.countryCode }
+
+    /// The main region for a calling code (`US` for 1), `001` for non-geographic codes.
+    public func mainRegion(forCountryCode code: Int) -> String? { regionsByCode[code]?.first }
+
+    /// All regions sharing a calling code, main country first.
+    public func regions(forCountryCode code: Int) -> [String] { regionsByCode[code] ?? [] }
+
+    /// Example national significant numbers per type for a region (or `001` with `countryCode`).
+    public func examples(region: String, countryCode: Int? = nil) -> [PhoneNumberType: String] {
+        let territory = region == "001" ? countryCode.flatMap { nonGeographic[$0] } : byRegion[region]
+        guard let territory else { return [:] }
+        return territory.examples
+    }
+
+    /// Calling codes of non-geographic entities (`001`).
+    public var nonGeographicCountryCodes: [Int] { nonGeographic.keys.sorted() }
+
+    /// Territories for a calling code, main region first.
+    @inline(__always)
+    func territories(forCode code: Int) -> [Territory] {
+        code > 0 && code < 1000 ? codeTable[code] : []
+    }
+
+    func territory(countryCode: Int, region: String) -> Territory? {
+        region == "001" ? nonGeographic[countryCode] : byRegion[region]
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+@testable import PhoneNumbers
+@testable import phone_metadata_gen
+
+/// Paths and shared fixtures for the phone engine tests.
+enum Fixtures {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    /// Upstream's XMLs are never committed: they are found beside the checkout (`../shared/upstream`) or where
+    /// `FMTD_UPSTREAM_DIR` points; tests that convert them run only where they are.
+    static let upstream: URL = {
+        if let directory = ProcessInfo.processInfo.environment["FMTD_UPSTREAM_DIR"], !directory.isEmpty {
+            return URL(fileURLWithPath: directory).appendingPathComponent("libphonenumber")
+        }
+        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/upstream/libphonenumber")
+    }()
+    static let upstreamAvailable =
+        FileManager.default.fileExists(atPath: olderXML.path)
+        && FileManager.default.fileExists(atPath: currentXML.path)
+    static let currentXML = upstream.appendingPathComponent("PhoneNumberMetadata.xml")
+    static let olderXML = upstream.appendingPathComponent("older/PhoneNumberMetadata.xml")
+    static let committedJSON = packageRoot.appendingPathComponent("data/phone-metadata.json")
+    static let vectors = packageRoot.appendingPathComponent("data/vectors/phone-format.json")
+    static let oracleScript = packageRoot.appendingPathComponent("Tests/PhoneNumbersTests/oracle.py")
+    static let knownDifferences = packageRoot.appendingPathComponent("Tests/PhoneNumbersTests/known-differences.json")
+
+    static let engine: PhoneEngine = {
+        do {
+            return PhoneEngine(metadata: try PhoneMetadata(contentsOf: committedJSON))
+        } catch {
+            fatalError("cannot load \(committedJSON.path): \(error)")
+        }
+    }()
+
+    static let document: PhoneMetadataDocument = {
+        do {
+            return try JSONDecoder().decode(PhoneMetadataDocument.self, from: Data(contentsOf: committedJSON))
+        } catch {
+            fatalError("cannot decode \(committedJSON.path): \(error)")
+        }
+    }()
+
+    /// Converts an upstream XML at test time (never committed).
+    static func convert(_ xml: URL, version: String) throws -> Data {
+        try MetadataConverter.convert(xml: Data(contentsOf: xml), version: version)
+    }
+}
+
+/// One input of the differential and vector tests.
+struct PhoneCase: Codable, Hashable {
+    var number: String
+    var defaultRegion: String?
+    var viewerRegion: String?
+}
+
+/// An answer in the oracle's shape.
+struct PhoneAnswer: Codable, Equatable {
+    var ok: Bool
+    var reason: String?
+    var valid: Bool?
+    var e164: String?
+    var region: String?
+    var type: String?
+    var national: String?
+    var international: String?
+    var rfc3966: String?
+    var display: String?
+    var `extension`: String?
+
+    init(engine: PhoneEngine, phoneCase: PhoneCase) {
+        do {
+            let description = try engine.describe(
+                number: phoneCase.number, defaultRegion: phoneCase.defaultRegion, viewerRegion: phoneCase.viewerRegion)
+            ok = true
+            valid = description.valid
+            e164 = description.e164
+            region = description.region
+            type = description.type.rawValue
+            national = description.national
+            international = description.international
+            rfc3966 = description.rfc3966
+            display = description.display
+            `extension` = description.phoneExtension
+        } catch {
+            ok = false
+            reason = error.reason
+        }
+    }
+
+    /// Field-by-field differences, as `field: engine ≠ oracle`.
+    func differences(from expected: PhoneAnswer) -> [String] {
+        let fields: [(String, String?, String?)] = [
+            ("ok", "\(ok)", "\(expected.ok)"), ("reason", reason, expected.reason),
+            ("valid", valid.map { "\($0)" }, expected.valid.map { "\($0)" }), ("e164", e164, expected.e164),
+            ("region", region, expected.region), ("type", type, expected.type),
+            ("national", national, expected.national), ("international", international, expected.international),
+            ("rfc3966", rfc3966, expected.rfc3966), ("display", display, expected.display),
+            ("extension", `extension`, expected.extension),
+        ]
+        return fields.filter { $0.1 != $0.2 }.map { "\($0.0): \($0.1 ?? "nil") ≠ \($0.2 ?? "nil")" }
+    }
+}
+
+enum OracleError: Error, CustomStringConvertible {
+    case unavailable(String)
+
+    var description: String {
+        switch self {
+        case .unavailable(let detail):
+            "phone oracle unavailable: \(detail). Install it with `python3 -m pip install phonenumbers==9.0.35` "
+                + "(or point FMTD_PHONE_ORACLE_PYTHON at a Python that has it)."
+        }
+    }
+}
+
+/// Runs `oracle.py` (Python `phonenumbers==9.0.35`) on the cases.
+enum Oracle {
+    static func answers(_ cases: [PhoneCase]) throws -> [PhoneAnswer] {
+        let python = ProcessInfo.processInfo.environment["FMTD_PHONE_ORACLE_PYTHON"] ?? "python3"
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("phone-oracle-\(UUID()).json")
+        try JSONEncoder().encode(cases).write(to: input)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [python, Fixtures.oracleScript.path]
+        process.standardInput = try FileHandle(forReadingFrom: input)
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        do {
+            try process.run()
+        } catch {
+            throw OracleError.unavailable("cannot start \(python): \(error)")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw OracleError.unavailable("\(python) exited with \(process.terminationStatus): \(message)")
+        }
+        let answers = try JSONDecoder().decode([PhoneAnswer].self, from: data)
+        guard answers.count == cases.count else {
+            throw OracleError.unavailable("oracle returned \(answers.count) answers for \(cases.count) cases")
+        }
+        return answers
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+
+@testable import PhoneNumbers
+
+struct VectorFile: Decodable {
+    struct Case: Decodable {
+        var input: PhoneCase
+        var expected: PhoneAnswer
+    }
+
+    var cases: [Case]
+}
+
+extension PhoneAnswer {
+    enum CodingKeys: String, CodingKey {
+        case ok, reason, valid, e164, region, type, national, international, rfc3966, display, `extension`
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        ok = try container.decodeIfPresent(Bool.self, forKey: .ok) ?? true
+        reason = try container.decodeIfPresent(String.self, forKey: .reason)
+        valid = try container.decodeIfPresent(Bool.self, forKey: .valid)
+        e164 = try container.decodeIfPresent(String.self, forKey: .e164)
+        region = try container.decodeIfPresent(String.self, forKey: .region)
+        type = try container.decodeIfPresent(String.self, forKey: .type)
+        national = try container.decodeIfPresent(String.self, forKey: .national)
+        international = try container.decodeIfPresent(String.self, forKey: .international)
+        rfc3966 = try container.decodeIfPresent(String.self, forKey: .rfc3966)
+        display = try container.decodeIfPresent(String.self, forKey: .display)
+        `extension` = try container.decodeIfPresent(String.self, forKey: .extension)
+    }
+}
+
+@Suite("Phone vectors")
+struct VectorTests {
+    @Test("all 50 vectors of data/vectors/phone-format.json pass through the engine")
+    func vectors() throws {
+        let file = try JSONDecoder().decode(VectorFile.self, from: Data(contentsOf: Fixtures.vectors))
+        #expect(file.cases.count == 50)
+        #expect(Set(file.cases.compactMap { $0.expected.e164?.prefix(3) }).count >= 5)
+        for vector in file.cases {
+            let actual = PhoneAnswer(engine: Fixtures.engine, phoneCase: vector.input)
+            #expect(actual.differences(from: vector.expected).isEmpty, "\(vector.input.number)")
+        }
+    }
+
+    @Test("display follows the viewer region")
+    func display() throws {
+        let engine = Fixtures.engine
+        let fromNL = try engine.describe(number: "06 12345678", defaultRegion: "NL", viewerRegion: "NL")
+        let fromBE = try engine.describe(number: "06 12345678", defaultRegion: "NL", viewerRegion: "BE")
+        #expect(fromNL.display == "06 12345678")
+        #expect(fromBE.display == "+31 6 12345678")
+        #expect(fromBE.rfc3966 == "tel:+31-6-12345678")
+        let guernsey = try engine.describe(number: "+44 1481 256789", defaultRegion: nil, viewerRegion: "GB")
+        #expect(guernsey.region == "GG")
+        #expect(guernsey.display == guernsey.international)
+    }
+
+    @Test("parse errors carry upstream's reason")
+    func errors() {
+        let engine = Fixtures.engine
+        let cases: [(String, String?, String)] = [
+            ("abc", "NL", "NOT_A_NUMBER"), ("612345678", nil, "INVALID_COUNTRY_CODE"),
+            ("+999 1234", nil, "INVALID_COUNTRY_CODE"), ("00 31", "NL", "TOO_SHORT_AFTER_IDD"),
+            ("+49 1", nil, "TOO_SHORT_NSN"), ("+49 123456789012345678", nil, "TOO_LONG"),
+        ]
+        for (text, region, reason) in cases {
+            #expect(throws: PhoneParseError.self, "\(text)") { try engine.parse(text, defaultRegion: region) }
+            do {
+                _ = try engine.parse(text, defaultRegion: region)
+            } catch {
+                #expect(error.reason == reason, "\(text)")
+            }
+        }
+    }
+}
+
+@Suite("Phone metadata")
+struct MetadataTests {
+    @Test(
+        "conversion is deterministic and equals the committed file",
+        .enabled(if: Fixtures.upstreamAvailable, "needs upstream's XML in ../shared/upstream or FMTD_UPSTREAM_DIR"))
+    func deterministic() throws {
+        let first = try Fixtures.convert(Fixtures.currentXML, version: "9.0.35")
+        let second = try Fixtures.convert(Fixtures.currentXML, version: "9.0.35")
+        #expect(first == second)
+        #expect(first == (try Data(contentsOf: Fixtures.committedJSON)))
+        #expect(Fixtures.engine.metadata.version == "9.0.35")
+    }
+
+    @Test(
+        "reloading 9.0.0 metadata changes answers (US 324, example numbers)",
+        .enabled(if: Fixtures.upstreamAvailable, "needs upstream's XML in ../shared/upstream or FMTD_UPSTREAM_DIR"))
+    func reloadChangesAnswers() throws {
+        let olderJSON = try Fixtures.convert(Fixtures.olderXML, version: "9.0.0")
+        let older = PhoneEngine(metadata: try PhoneMetadata(json: olderJSON))
+        let current = Fixtures.engine
+        #expect(older.metadata.version == "9.0.0")
+        let area324 = try current.parse("+1 324 555 1234", defaultRegion: nil)
+        #expect(current.isValid(area324))
+        #expect(!older.isValid(try older.parse("+1 324 555 1234", defaultRegion: nil)))
+        var changed = 0
+        for (region, examples) in Fixtures.document.territories.map({ ($0.id, $0.types) }) where region != "001" {
+            for example in examples.values.compactMap(\.example) {
+                guard let number = try? current.parse(example, defaultRegion: region),
+                    let old = try? older.parse(example, defaultRegion: region)
+                else { continue }
+                if current.describe(number, viewerRegion: region) != older.describe(old, viewerRegion: region) {
+                    changed += 1
+                }
+            }
+        }
+        #expect(changed > 10)
+    }
+
+    @Test("loading errors name the field")
+    func loadErrors() throws {
+        var document = Fixtures.document
+        document.territories[3].types["mobile"]?.pattern = "12(3"
+        #expect(throws: PhoneMetadataError.self) { try PhoneMetadata(document: document) }
+        do {
+            _ = try PhoneMetadata(document: document)
+        } catch {
+            #expect(error.description.contains("territories[3]"))
+            #expect(error.description.contains("types.mobile.p"))
+        }
+        let json = Data(#"{"version":"1","source":"x","territories":[{"id":"NL","cc":31}]}"#.utf8)
+        do {
+            _ = try PhoneMetadata(json: json)
+            Issue.record("loading must fail")
+        } catch {
+            #expect(error.description.contains("territories[0].gen"), "\(error)")
+        }
+    }
+}
+
+@Suite("Digit patterns")
+struct DigitPatternTests {
+    func whole(_ pattern: String, _ text: String) throws -> Bool {
+        let compiled = try DigitPattern(pattern)
+        return Array(text.utf8).withUnsafeBufferPointer { compiled.matchesWhole($0) }
+    }
+
+    @Test("subset semantics")
+    func semantics() throws {
+        #expect(try whole("(?:[124-7]\\d\\d|3(?:[02-9]\\d|1[0-8]))\\d{6}", "201234567"))
+        #expect(try !whole("(?:[124-7]\\d\\d|3(?:[02-9]\\d|1[0-8]))\\d{6}", "319123456"))
+        #expect(try whole("8\\d{6,9}", "8123456789"))
+        #expect(try !whole("8\\d{6,9}", "81234567890"))
+        #expect(try whole("[^0]\\d?", "5"))
+        let prefix = try DigitPattern("0?(?:(11|2)15)?")
+        let match = Array("01512".utf8).withUnsafeBufferPointer { prefix.match($0) }
+        #expect(match?.range == 0..<1)
+        let withGroup = Array("0111512345".utf8).withUnsafeBufferPointer { prefix.match($0) }
+        #expect(withGroup?.range == 0..<5)
+        #expect(withGroup?.groups.first == .some(1..<3))
+        #expect(throws: PatternSyntaxError.self) { try DigitPattern("a") }
+    }
+}
