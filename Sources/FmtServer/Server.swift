@@ -77,7 +77,7 @@ public final class Server: Sendable {
                     logger.notice("reloaded: \(outcome.status)")
                 } else {
                     notifier.send("READY=1\nSTATUS=\(outcome.status)")
-                    logger.error("reload failed, still serving the previous data: \(outcome.status)")
+                    logger.error(outcome.status)
                 }
             } else if signal == SIGTERM || signal == SIGINT {
                 logger.notice("stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), draining connections")

@@ -4,7 +4,7 @@ import Glibc
 /// A blocking line client for the daemon's socket: fmtq sends a request line and reads one response line.
 struct DaemonClient {
     enum Failure: Error {
-        case unreachable(path: String, reason: String)
+        case unreachable(path: String, reason: String, code: Int32)
         case closed
     }
 
@@ -13,12 +13,13 @@ struct DaemonClient {
 
     init(path: String) throws(Failure) {
         fd = csys_unix_socket(0)
-        guard fd >= 0 else { throw .unreachable(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw .unreachable(path: path, reason: String(cString: strerror(errno)), code: errno) }
         let rc = csys_unix_connect(fd, path)
         guard rc == 0 else {
-            let reason = rc == -2 ? "path too long" : String(cString: strerror(errno))
+            let code = errno
+            let reason = rc == -2 ? "path too long" : String(cString: strerror(code))
             Glibc.close(fd)
-            throw .unreachable(path: path, reason: reason)
+            throw .unreachable(path: path, reason: reason, code: rc == -2 ? 0 : code)
         }
     }
 

@@ -49,13 +49,17 @@ func connect() -> DaemonClient {
     do {
         return try DaemonClient(path: socketPath)
     } catch {
-        guard case .unreachable(let path, let reason) = error else { fail("fmtq: connection failed", status: 3) }
-        fail(
-            """
-            fmtq: cannot reach fmtd at \(path): \(reason).
+        guard case .unreachable(let path, let reason, let code) = error else {
+            fail("fmtq: connection failed", status: 3)
+        }
+        let hint =
+            code == EACCES
+            ? "The socket is there but this user may not open it: join its group (fmtd) or ask the operator."
+            : """
             Start it with `fmtd --socket \(path)` (or `systemctl start fmtd.socket`), or point fmtq at its socket \
             with --socket PATH or FMTD_SOCKET.
-            """, status: 3)
+            """
+        fail("fmtq: cannot reach fmtd at \(path): \(reason).\n\(hint)", status: 3)
     }
 }
 

@@ -138,7 +138,8 @@ import Testing
     @Test func aThousandConcurrentConnectionsAreServed() throws {
         let daemon = try Daemon.start()
         var clients: [LineClient] = []
-        for _ in 0..<1000 { clients.append(try daemon.connect()) }
+        // Generous timeouts: this pins that every connection is served, not how fast on a loaded machine.
+        for _ in 0..<1000 { clients.append(try daemon.connect(timeoutSeconds: 60)) }
         for (index, client) in clients.enumerated() { try client.send(#"{"op":"ping","id":\#(index)}"# + "\n") }
         for (index, client) in clients.enumerated() {
             #expect(try LineClient.object(try client.readLine())["id"] == .number(JSONNumber(index)))
