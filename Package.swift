@@ -8,6 +8,11 @@ let package = Package(
         .executable(name: "fmtd", targets: ["fmtd"]),
         .executable(name: "fmtq", targets: ["fmtq"]),
         .executable(name: "fmtbench", targets: ["fmtbench"]),
+        // The modules the fuzz targets in Tests/Fuzz drive; not an API promise.
+        .library(
+            name: "FmtdModules",
+            targets: ["FmtCore", "AddressFormatting", "DateFormatting", "PhoneNumbers", "PhonePlugin", "NameServices"]
+        ),
     ],
     targets: [
         // C shims: Linux APIs Glibc lacks, and an opaque ICU facade with no ICU types in its header.

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
@@ -198,3 +199,5 @@ long csys_raise_fd_limit(void) {
     }
     return (long)limit.rlim_cur;
 }
+
+int csys_pin_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }

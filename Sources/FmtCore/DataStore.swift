@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A data file that could not be loaded: names the file and, when known, the field at fault.
 public struct DataError: WireError, CustomStringConvertible {
@@ -94,14 +95,20 @@ public struct DataStore: Sendable {
     }
 
     private static func readFile(_ path: String, name: String) throws(DataError) -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw DataError(file: name, FileManager.default.fileExists(atPath: path) ? "not readable" : "missing")
-        }
-        defer { try? handle.close() }
-        do {
-            return Array(try handle.readToEnd() ?? Data())
-        } catch {
-            throw DataError(file: name, "read failed: \(error.localizedDescription)")
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw DataError(file: name, String(cString: strerror(errno))) }
+        defer { Glibc.close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes.append(contentsOf: chunk[0..<count])
+            } else if count == 0 {
+                return bytes
+            } else if errno != EINTR {
+                throw DataError(file: name, "read failed: \(String(cString: strerror(errno)))")
+            }
         }
     }
 }

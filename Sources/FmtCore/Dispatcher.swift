@@ -72,14 +72,14 @@ public final class Dispatcher: Sendable {
     }
 
     public static func appendSuccess(_ body: JSONObject, id: JSONValue, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"id":"#.utf8)
+        JSONWriter.appendLiteral(#"{"id":"#, to: &out)
         JSONWriter.append(id, to: &out)
-        out.append(contentsOf: #","ok":true"#.utf8)
+        JSONWriter.appendLiteral(#","ok":true"#, to: &out)
         if body.count > 0 {
             out.append(UInt8(ascii: ","))
             JSONWriter.appendMembers(body, to: &out)
         }
-        out.append(contentsOf: "}\n".utf8)
+        JSONWriter.appendLiteral("}\n", to: &out)
     }
 
     /// Appends `{"id":…,"ok":false,"error":{"code","message","field"?,…details}}` and a newline.

@@ -170,19 +170,23 @@ public struct JSONReader {
     private mutating func readString() throws(JSONReadError) -> String {
         index += 1
         let start = index
-        // Fast path: no escapes, plain UTF-8 validated by the decoder below.
+        // Fast path: no escapes. `String(validating:as:)` instantiates generic metadata on every call, so
+        // decode instead and validate non-ASCII text by comparing: repairing changes the bytes iff invalid.
+        var nonASCII: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                guard let text = String(validating: slice, as: UTF8.self) else {
+                let text = String(decoding: slice, as: UTF8.self)
+                guard nonASCII & 0x80 == 0 || text.utf8.elementsEqual(slice) else {
                     throw JSONReadError(message: "invalid UTF-8 in a string", offset: start)
                 }
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string") }
+            nonASCII |= byte
             index += 1
         }
         guard index < bytes.count else { throw error("unterminated string") }

@@ -3,8 +3,8 @@
 public enum JSONWriter {
     public static func append(_ value: JSONValue, to out: inout [UInt8]) {
         switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .null: appendLiteral("null", to: &out)
+        case .bool(let flag): appendLiteral(flag ? "true" : "false", to: &out)
         case .number(let number): out.append(contentsOf: number.text.utf8)
         case .string(let text): appendString(text, to: &out)
         case .array(let elements):
@@ -31,24 +31,44 @@ public enum JSONWriter {
         }
     }
 
+    /// Appends a literal's bytes with one copy (the generic `append(contentsOf: String.UTF8View)` costs ~20 ns).
+    @inline(__always)
+    public static func appendLiteral(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
     public static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            default: out.append(byte)
+        // Fast path: copy runs without escapes in bulk; a byte-by-byte append dominated response encoding.
+        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var runStart = 0
+            for (offset, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
+                appendEscaped(byte, to: &out)
+                runStart = offset + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+        if copied == nil {
+            for byte in text.utf8 { appendEscaped(byte, to: &out) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscaped(_ byte: UInt8, to out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+        case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case 0..<0x20:
+            let hex: [UInt8] = Array("0123456789abcdef".utf8)
+            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0xF)])
+        default: out.append(byte)
+        }
     }
 
     public static func encode(_ value: JSONValue) -> [UInt8] {

@@ -9,6 +9,9 @@ final class Connection {
     let peer: PeerCredentials
     /// Bytes of an unfinished line (only when a line spans reads).
     var input: [UInt8] = []
+    /// Received lines not yet answered because the responses already buffered reached the output limit;
+    /// answered before anything more is read, once the client reads (so one read cannot buffer megabytes).
+    var backlog: [UInt8] = []
     /// Responses not yet accepted by the socket, from `outputStart` on.
     var output: [UInt8] = []
     var outputStart = 0

@@ -94,16 +94,24 @@ final class EventLoop: @unchecked Sendable {
         Glibc.close(wakeFD)
     }
 
-    /// Returns true when the loop may exit: nothing left to flush, or the drain deadline passed.
+    /// Returns true when the loop may exit: every connection answered and closed, or the drain deadline passed.
     private func beginOrContinueDrain(now: UInt64) -> Bool {
         if listening {
             listening = false
             if acceptPausedUntil == nil { _ = csys_epoll_del(epoll, listener.fd) }
             let timeout = configuration.shutdownTimeout.components
             drainDeadline = now + UInt64(timeout.seconds) * 1_000_000 + UInt64(timeout.attoseconds / 1_000_000_000_000)
-        }
-        for connection in Array(connections.values) where connection.pendingOutput == 0 {
-            close(connection)
+            // Answer what clients already sent, then treat every connection as half-closed: it closes once its
+            // responses are flushed, and an idle one closes at once.
+            for connection in Array(connections.values) {
+                if !connection.readClosed && !connection.readPaused { readAvailable(connection, budget: .max) }
+                connection.readClosed = true
+                guard connection.flush() else {
+                    close(connection)
+                    continue
+                }
+                settle(connection)
+            }
         }
         return connections.isEmpty || now >= (drainDeadline ?? 0)
     }
@@ -187,9 +195,9 @@ final class EventLoop: @unchecked Sendable {
         settle(connection)
     }
 
-    /// Reads what the socket has (bounded per turn, for fairness) and answers every complete line.
-    private func readAvailable(_ connection: Connection) {
-        var budget = 4
+    /// Reads what the socket has (at most `budget` reads per turn, for fairness) and answers every complete line.
+    private func readAvailable(_ connection: Connection, budget: Int = 4) {
+        var budget = budget
         while budget > 0 {
             budget -= 1
             let received = readBuffer.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) }
@@ -224,6 +232,10 @@ final class EventLoop: @unchecked Sendable {
     private func consume(_ bytes: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
         var start = 0
         while start < bytes.count {
+            if connection.pendingOutput >= configuration.maxOutputBytes {
+                connection.backlog = Array(bytes[start...])
+                return
+            }
             let rest = UnsafeBufferPointer(rebasing: bytes[start...])
             guard let offset = rest.firstIndex(of: 0x0A) else {
                 appendPartial(rest, connection)
@@ -286,11 +298,20 @@ final class EventLoop: @unchecked Sendable {
 
     /// Re-registers interest after a turn: pause reading a client that does not read, close a finished one.
     private func settle(_ connection: Connection) {
+        while !connection.backlog.isEmpty && connection.pendingOutput < configuration.maxOutputBytes {
+            let backlog = connection.backlog
+            connection.backlog = []
+            backlog.withUnsafeBufferPointer { consume($0, connection) }
+            guard connection.flush() else {
+                close(connection)
+                return
+            }
+        }
         if connection.readClosed && connection.pendingOutput == 0 {
             close(connection)
             return
         }
-        let overFull = connection.pendingOutput >= configuration.maxOutputBytes
+        let overFull = connection.pendingOutput >= configuration.maxOutputBytes || !connection.backlog.isEmpty
         if overFull && !connection.readPaused { counters.readPauses.add(1, ordering: .relaxed) }
         connection.readPaused = overFull
         var interest: UInt32 = 0

@@ -18,14 +18,17 @@ public final class Server: Sendable {
     /// Signals the daemon handles; they are blocked in every thread and taken with `sigtimedwait`.
     public static let handledSignals: [Int32] = [SIGHUP, SIGTERM, SIGINT, SIGUSR2]
 
-    /// Resets the signal mask a parent may have left blocked, then blocks the handled signals in this
-    /// thread and every thread started later; raises the open-files limit to its hard limit, so
-    /// `--max-connections` is not capped by a 1024 soft limit. Call first thing in `main`.
-    public static func prepareSignals() {
+    /// Process-wide setup, first thing in `main`: resets the signal mask a parent may have left blocked, then
+    /// blocks the handled signals in this thread and every thread started later; raises the open-files limit to
+    /// its hard limit, so `--max-connections` is not capped by a 1024 soft limit; pins malloc's mmap threshold.
+    public static func prepareProcess() {
         _ = csys_unblock_all_signals()
         _ = csys_raise_fd_limit()
         _ = csys_ignore_sigpipe()
         handledSignals.withUnsafeBufferPointer { _ = csys_block_signals($0.baseAddress, Int32($0.count)) }
+        // Left dynamic, glibc raises its mmap threshold after the first big buffer is freed, and later
+        // multi-megabyte response buffers then stay resident once freed; pinned, they go back to the kernel.
+        _ = csys_pin_mmap_threshold(128 * 1024)
     }
 
     public init(

@@ -7,7 +7,7 @@ import Synchronization
 
 // fmtd: wire the modules together. Flags → data store → plugins → socket → serve until SIGTERM.
 
-Server.prepareSignals()
+Server.prepareProcess()
 let environment = ProcessInfo.processInfo.environment
 
 let options: DaemonOptions

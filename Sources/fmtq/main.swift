@@ -115,7 +115,8 @@ if let extra = arguments.leftovers.first {
 var client = connect()
 let responseLine: [UInt8]
 do {
-    try client.send(JSONWriter.encode(.object(request)) + [0x0A])
+    // A daemon that refuses us (forbidden, overloaded) writes one line and closes, maybe before our send: read it.
+    try? client.send(JSONWriter.encode(.object(request)) + [0x0A])
     responseLine = try client.readLine()
 } catch {
     fail("fmtq: the daemon closed the connection before answering", status: 3)

@@ -59,6 +59,9 @@ int csys_ignore_sigpipe(void);
 /* Raises the soft open-files limit to the hard limit; returns the new soft limit or -1. */
 long csys_raise_fd_limit(void);
 
+/* Pins glibc's mmap threshold (bytes), so large freed buffers go back to the kernel instead of staying resident. */
+int csys_pin_mmap_threshold(int bytes);
+
 uint64_t csys_monotonic_usec(void);
 uint64_t csys_monotonic_nsec(void);
 

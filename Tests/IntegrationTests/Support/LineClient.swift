@@ -17,10 +17,9 @@ final class LineClient {
         guard fd >= 0 else { throw POSIXError(.EMFILE) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // On failure `deinit` closes the descriptor (it runs for a throwing initializer of a class too).
         guard csys_unix_connect(fd, path) == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .ECONNREFUSED)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED)
         }
     }
 
