@@ -73,7 +73,8 @@ let package = Package(
         ),
         .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore"]),
         .testTarget(
-            name: "IntegrationTests", dependencies: ["fmtd", "fmtq", "FmtCore", "CSystem", "phone-metadata-gen"]
+            name: "IntegrationTests",
+            dependencies: ["fmtd", "fmtq", "fmtbench", "FmtCore", "CSystem", "phone-metadata-gen"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -5,7 +5,7 @@ import Synchronization
 
 /// One epoll loop on its own thread. Requests are answered on the loop thread as their lines arrive, so
 /// responses leave in request order; nothing on a loop blocks. All mutable state is confined to the loop's
-/// thread; other threads only touch the atomics and the wake-up eventfd.
+/// thread; other threads only touch the atomics, the inbox of handed-over connections and the wake-up eventfd.
 final class EventLoop: @unchecked Sendable {
     private static let listenerToken: UInt64 = .max
     private static let wakeToken: UInt64 = .max - 1
@@ -22,6 +22,12 @@ final class EventLoop: @unchecked Sendable {
     private let counters: ServerCounters
     private let logger: Logger
     private var connections: [Int32: Connection] = [:]
+    /// All loops of the server (this one included), set once before they run; accepted connections are spread
+    /// over them.
+    var siblings: [EventLoop] = []
+    private var nextSibling: Int
+    /// Connections accepted by another loop for this one; the only loop state other threads touch.
+    private let inbox = Mutex<[(Int32, PeerCredentials)]>([])
     private var readBuffer = [UInt8](repeating: 0, count: EventLoop.readChunk)
     private var listening = true
     /// While out of file descriptors, the listener is taken out of epoll until this time, instead of spinning.
@@ -41,6 +47,7 @@ final class EventLoop: @unchecked Sendable {
         counters: ServerCounters, logger: Logger
     ) throws(ListenerError) {
         self.index = index
+        self.nextSibling = index
         self.listener = listener
         self.dispatcher = dispatcher
         self.configuration = configuration
@@ -75,7 +82,9 @@ final class EventLoop: @unchecked Sendable {
             for event in events.prefix(Int(max(count, 0))) {
                 switch event.data {
                 case Self.listenerToken: acceptConnections(now: now)
-                case Self.wakeToken: _ = csys_eventfd_drain(wakeFD)
+                case Self.wakeToken:
+                    _ = csys_eventfd_drain(wakeFD)
+                    adoptHandedOver(now: now)
                 default: handle(fd: Int32(truncatingIfNeeded: event.data), events: event.events, now: now)
                 }
             }
@@ -150,16 +159,43 @@ final class EventLoop: @unchecked Sendable {
                     ))
                 continue
             }
-            let connection = Connection(fd: fd, peer: peer, now: now)
-            guard csys_epoll_add(epoll, fd, UInt32(CSYS_EPOLLIN), UInt64(fd)) == 0 else {
-                Glibc.close(fd)
-                continue
-            }
-            connection.interest = UInt32(CSYS_EPOLLIN)
-            connections[fd] = connection
             counters.connectionsOpen.add(1, ordering: .relaxed)
-            logger.debug("connection \(fd) from \(peer)")
+            // EPOLLEXCLUSIVE wakes whichever loop is idle, so a burst of connections would all land on one loop:
+            // spread them round-robin instead.
+            let target = siblings.isEmpty ? self : siblings[nextSibling % siblings.count]
+            nextSibling &+= 1
+            if target === self {
+                adopt(fd: fd, peer: peer, now: now)
+            } else {
+                target.handOver(fd: fd, peer: peer)
+            }
         }
+    }
+
+    /// Queues a connection accepted by another loop; this loop registers it when its eventfd wakes it.
+    private func handOver(fd: Int32, peer: PeerCredentials) {
+        inbox.withLock { $0.append((fd, peer)) }
+        _ = csys_eventfd_signal(wakeFD)
+    }
+
+    private func adoptHandedOver(now: UInt64) {
+        for (fd, peer) in inbox.withLock({ inbox in
+            defer { inbox.removeAll() }; return inbox
+        }) {
+            adopt(fd: fd, peer: peer, now: now)
+        }
+    }
+
+    private func adopt(fd: Int32, peer: PeerCredentials, now: UInt64) {
+        guard listening, csys_epoll_add(epoll, fd, UInt32(CSYS_EPOLLIN), UInt64(fd)) == 0 else {
+            Glibc.close(fd)
+            counters.connectionsOpen.subtract(1, ordering: .relaxed)
+            return
+        }
+        let connection = Connection(fd: fd, peer: peer, now: now)
+        connection.interest = UInt32(CSYS_EPOLLIN)
+        connections[fd] = connection
+        logger.debug("connection \(fd) from \(peer) on loop \(index)")
     }
 
     private func isAllowed(_ peer: PeerCredentials) -> Bool {

@@ -48,6 +48,7 @@ public final class Server: Sendable {
                     index: index, listener: listener, dispatcher: dispatcher, configuration: configuration,
                     counters: counters, logger: logger))
         }
+        for loop in loops { loop.siblings = loops }
         self.loops = loops
     }
 

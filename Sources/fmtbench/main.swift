@@ -1,1 +1,41 @@
-print("fmtbench: not yet built")
+import CSystem
+import Foundation
+import Glibc
+
+// fmtbench: load fmtd over its socket side by side with a line-echo ceiling, and time its lifecycle.
+
+let options: Options
+do {
+    options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    let isHelp = CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h")
+    let output = isHelp ? FileHandle.standardOutput : FileHandle.standardError
+    try? output.write(contentsOf: Data((error.description + "\n").utf8))
+    exit(isHelp ? 0 : 2)
+}
+signal(SIGPIPE, SIG_IGN)
+// A parent (a test runner) may hand down blocked signals; the echo child must die on SIGTERM.
+_ = csys_unblock_all_signals()
+signal(SIGTERM, SIG_DFL)
+
+if let path = options.serveEchoPath { EchoServer.serve(path: path) }
+
+let bench = Bench(options: options)
+do {
+    switch options.mode {
+    case .load: try bench.load()
+    case .echo: try bench.echo()
+    case .compare: try bench.compare()
+    case .reload: try bench.reload()
+    case .idle: try bench.idleConnections()
+    case .startup: try bench.startup()
+    case .micro:
+        let report = try MicroBenchmark(options: options, say: bench.say).run()
+        bench.record("micro", .object(report))
+    }
+    bench.finish()
+} catch {
+    bench.finish()
+    try? FileHandle.standardError.write(contentsOf: Data("fmtbench: \(error)\n".utf8))
+    exit(1)
+}

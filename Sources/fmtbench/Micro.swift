@@ -1,0 +1,147 @@
+import AddressFormatting
+import DateFormatting
+import FmtCore
+import Foundation
+import Glibc
+import NameServices
+import PhonePlugin
+
+/// In-process cost per op of the same requests the load sends: the whole `Dispatcher.respond` (decode,
+/// dispatch, plugin, encode, stats) and each stage alone, in thread CPU nanoseconds per request.
+struct MicroBenchmark {
+    /// The plugins measured; a plugin joins when it is registered in fmtd's catalogue.
+    static let pluginTypes: [any FormatterPlugin.Type] = [
+        AddressPlugin.self, DatePlugin.self, NamesPlugin.self, PhoneFormatter.self,
+    ]
+
+    let options: Options
+    let say: (String) -> Void
+
+    struct Stage {
+        var name: String
+        var nanoseconds: Double
+    }
+
+    func run() throws -> JSONObject {
+        let store = DataStore(source: .directory(options.dataDirectory), localDirectory: nil)
+        let languages = store.list("translations").map {
+            String(($0 as NSString).lastPathComponent.dropLast(".json".count))
+        }
+        let englishFirst = languages.sorted { $0 == "en" || ($1 != "en" && $0 < $1) }
+        let resolver = LocaleResolver(supported: languages.isEmpty ? ["en", "nl", "de"] : englishFirst)
+        let registry = try PluginRegistry(
+            pluginTypes: Self.pluginTypes, store: store, environment: PluginEnvironment(resolver: resolver))
+        let dispatcher = Dispatcher(registry: registry, builtins: ["ping": { _ in ["version": "fmtbench"] }])
+        let served = Set(registry.ops + ["ping"])
+        for op in options.mix where !served.contains(op) {
+            say("note: skipping \(op): no registered plugin serves it")
+        }
+        let ops = options.mix.filter { served.contains($0) }
+        let mix = try RequestMix(ops: ops, vectorsDirectory: options.vectorsDirectory)
+        say("thread CPU ns per request (median of 5 rounds of \(options.iterations) passes over each op's requests)")
+        say("  op        reqs    respond     decode     handle     encode")
+        var report = JSONObject()
+        var sink = 0
+        for (op, lines) in mix.linesByOp {
+            let requests = try lines.map { try Request(try JSONReader.parse($0)) }
+            let bodies: [JSONObject] = try requests.map { request in
+                if let plugin = registry.current.plugin(for: request.op) { return try plugin.handle(request) }
+                return ["version": "fmtbench"]
+            }
+            let plugins = requests.map { registry.current.plugin(for: $0.op) }
+            var out: [UInt8] = []
+            out.reserveCapacity(64 * 1024)
+            let stages: [Stage] = [
+                measure("respond", count: lines.count) { index in
+                    lines[index].withUnsafeBufferPointer { dispatcher.respond(to: $0, into: &out) }
+                    sink &+= out.count
+                    out.removeAll(keepingCapacity: true)
+                },
+                measure("decode", count: lines.count) { index in
+                    if let request = try? Request(try JSONReader.parse(lines[index])) { sink &+= request.fields.count }
+                },
+                measure("handle", count: lines.count) { index in
+                    if let plugin = plugins[index], let body = try? plugin.handle(requests[index]) {
+                        sink &+= body.count
+                    }
+                },
+                measure("encode", count: lines.count) { index in
+                    Dispatcher.appendSuccess(bodies[index], id: .null, to: &out)
+                    sink &+= out.count
+                    out.removeAll(keepingCapacity: true)
+                },
+            ]
+            var row = "  " + pad(op, 8) + String(format: "%5d", lines.count)
+            var object = JSONObject()
+            for stage in stages {
+                row += String(format: " %10.0f", stage.nanoseconds)
+                object.append(stage.name + "Ns", number(stage.nanoseconds, 0))
+            }
+            say(row)
+            report.append(op, .object(object))
+        }
+        // The per-request fixed costs of `Dispatcher.respond` around the plugin, measured alone.
+        let builtinOps = ["ping", "info", "stats"]
+        let builtins = Dictionary(uniqueKeysWithValues: builtinOps.map { ($0, $0.count) })
+        let probes: [(String, (Int) -> Void)] = [
+            ("PluginRegistry.current (Mutex + retain)", { _ in withExtendedLifetime(registry.current) {} }),
+            (
+                "PluginSet.plugin(for:) (String-keyed dictionary)",
+                { _ in
+                    withExtendedLifetime(registry.current.plugin(for: "date")) {}
+                }
+            ),
+            (
+                "builtins[op] (String-keyed dictionary, 3 entries)",
+                { index in
+                    sink &+= builtins[builtinOps[index % 3]] ?? 0
+                }
+            ),
+            (
+                "RequestStats.record (dictionary + 2 shared atomics)",
+                { index in
+                    dispatcher.stats.record(op: "date", failed: false, nanoseconds: UInt64(index &+ 1000))
+                }
+            ),
+            (
+                "clock_gettime(CLOCK_MONOTONIC) (respond reads it twice)",
+                { _ in
+                    var time = timespec()
+                    clock_gettime(CLOCK_MONOTONIC, &time)
+                    sink &+= time.tv_nsec
+                }
+            ),
+        ]
+        var core = JSONObject()
+        for (name, probe) in probes {
+            let stage = measure(name, count: 3, probe)
+            say(String(format: "  %8.1f ns  ", stage.nanoseconds) + name)
+            core.append(name, number(stage.nanoseconds, 1))
+        }
+        withExtendedLifetime(sink) {}
+        report.append("core", .object(core))
+        return report
+    }
+
+    /// Median over five rounds of thread CPU time per call.
+    private func measure(_ name: String, count: Int, _ body: (Int) -> Void) -> Stage {
+        for index in 0..<count { body(index) }
+        var samples: [Double] = []
+        let calls = options.iterations * count
+        for _ in 0..<5 {
+            let started = Self.threadCPU()
+            for _ in 0..<options.iterations {
+                for index in 0..<count { body(index) }
+            }
+            let elapsed = Self.threadCPU() - started
+            samples.append(Double(elapsed) / Double(calls))
+        }
+        return Stage(name: name, nanoseconds: median(samples))
+    }
+
+    private static func threadCPU() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}
