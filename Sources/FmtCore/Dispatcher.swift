@@ -10,27 +10,37 @@ public final class Dispatcher: Sendable {
     /// A built-in op answered by the host rather than a plugin (`ping`, `info`, `stats`).
     public typealias BuiltinOp = @Sendable (Request) throws -> JSONObject
 
+    /// Where an op goes, with its stats slot: one lookup per request. Plugins are addressed by their position,
+    /// which is the same in every generation the registry loads.
+    private enum Route: Sendable {
+        case builtin(BuiltinOp, slot: Int)
+        case plugin(index: Int, slot: Int)
+    }
+
     public let registry: PluginRegistry
     public let stats: RequestStats
-    private let builtins: [String: BuiltinOp]
+    /// Every op served: the built-ins and the enabled plugins' ops.
+    public let ops: [String]
+    private let routes: [String: Route]
 
     public init(registry: PluginRegistry, builtins: [String: BuiltinOp]) {
         self.registry = registry
-        self.builtins = builtins
-        stats = RequestStats(ops: Array(builtins.keys).sorted() + registry.ops)
-    }
-
-    /// Every op served: the built-ins and the enabled plugins' ops.
-    public var ops: [String] {
-        Array(builtins.keys).sorted() + registry.ops
+        ops = Array(builtins.keys).sorted() + registry.ops
+        stats = RequestStats(ops: ops)
+        var routes: [String: Route] = [:]
+        for (index, type) in registry.pluginTypes.enumerated() {
+            for op in type.ops { routes[op] = .plugin(index: index, slot: stats.slot(for: op)) }
+        }
+        for (op, builtin) in builtins { routes[op] = .builtin(builtin, slot: stats.slot(for: op)) }
+        self.routes = routes
     }
 
     /// Appends the response line (with its `\n`) for one request line (without its `\n`).
     public func respond(to line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         let started = Self.now()
-        var op = RequestStats.otherOp
+        var slot = stats.otherSlot
         var failed = true
-        defer { stats.record(op: op, failed: failed, nanoseconds: Self.now() &- started) }
+        defer { stats.record(slot: slot, failed: failed, nanoseconds: Self.now() &- started) }
 
         let request: Request
         do {
@@ -47,13 +57,14 @@ public final class Dispatcher: Sendable {
         }
         do {
             let body: JSONObject
-            if let builtin = builtins[request.op] {
-                op = request.op
+            switch routes[request.op] {
+            case .builtin(let builtin, let opSlot)?:
+                slot = opSlot
                 body = try builtin(request)
-            } else if let plugin = registry.current.plugin(for: request.op) {
-                op = request.op
-                body = try plugin.handle(request)
-            } else {
+            case .plugin(let index, let opSlot)?:
+                slot = opSlot
+                body = try registry.current.plugins[index].handle(request)
+            case nil:
                 throw CoreError.unknownOp(String(request.op.prefix(64)))
             }
             Self.appendSuccess(body, id: request.id, to: &out)

@@ -11,8 +11,9 @@ public final class RequestStats: Sendable {
         let errors = Atomic<Int>(0)
     }
 
-    private let counters: [String: OpCounters]
+    private let counters: [OpCounters]
     private let order: [String]
+    private let slots: [String: Int]
     /// Four sub-buckets per power of two of nanoseconds: about 19% resolution, enough for percentiles.
     private let buckets: [Counter]
     private static let bucketCount = 64 * 4
@@ -21,19 +22,24 @@ public final class RequestStats: Sendable {
     public static let otherOp = "(other)"
 
     public init(ops: [String]) {
-        var counters: [String: OpCounters] = [:]
         var order: [String] = []
-        for op in ops + [Self.otherOp] where counters[op] == nil {
-            counters[op] = OpCounters()
-            order.append(op)
-        }
-        self.counters = counters
+        for op in ops + [Self.otherOp] where !order.contains(op) { order.append(op) }
         self.order = order
+        counters = order.map { _ in OpCounters() }
+        slots = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($0.element, $0.offset) })
         buckets = (0..<Self.bucketCount).map { _ in Counter() }
     }
 
-    public func record(op: String, failed: Bool, nanoseconds: UInt64) {
-        let counter = counters[op] ?? counters[Self.otherOp]!
+    /// The counter slot of an op, looked up once so the hot path records by index.
+    public func slot(for op: String) -> Int {
+        slots[op] ?? otherSlot
+    }
+
+    /// The slot of `(other)`.
+    public var otherSlot: Int { order.count - 1 }
+
+    public func record(slot: Int, failed: Bool, nanoseconds: UInt64) {
+        let counter = counters[slot]
         counter.requests.add(1, ordering: .relaxed)
         if failed { counter.errors.add(1, ordering: .relaxed) }
         buckets[Self.bucket(for: nanoseconds)].value.add(1, ordering: .relaxed)
@@ -56,8 +62,7 @@ public final class RequestStats: Sendable {
     /// `{"op":{"requests":n,"errors":n},...}` for ops seen at least once.
     public var perOp: JSONObject {
         var object = JSONObject()
-        for op in order {
-            let counter = counters[op]!
+        for (op, counter) in zip(order, counters) {
             let requests = counter.requests.load(ordering: .relaxed)
             guard requests > 0 else { continue }
             object.append(
@@ -67,7 +72,7 @@ public final class RequestStats: Sendable {
     }
 
     public var totals: (requests: Int, errors: Int) {
-        counters.values.reduce((0, 0)) {
+        counters.reduce((0, 0)) {
             ($0.0 + $1.requests.load(ordering: .relaxed), $0.1 + $1.errors.load(ordering: .relaxed))
         }
     }

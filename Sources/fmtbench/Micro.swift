@@ -82,6 +82,7 @@ struct MicroBenchmark {
         }
         // The per-request fixed costs of `Dispatcher.respond` around the plugin, measured alone.
         let builtinOps = ["ping", "info", "stats"]
+        let dateSlot = dispatcher.stats.slot(for: "date")
         let builtins = Dictionary(uniqueKeysWithValues: builtinOps.map { ($0, $0.count) })
         let probes: [(String, (Int) -> Void)] = [
             ("PluginRegistry.current (Mutex + retain)", { _ in withExtendedLifetime(registry.current) {} }),
@@ -98,9 +99,9 @@ struct MicroBenchmark {
                 }
             ),
             (
-                "RequestStats.record (dictionary + 2 shared atomics)",
+                "RequestStats.record (slot index + 2 shared atomics)",
                 { index in
-                    dispatcher.stats.record(op: "date", failed: false, nanoseconds: UInt64(index &+ 1000))
+                    dispatcher.stats.record(slot: dateSlot, failed: false, nanoseconds: UInt64(index &+ 1000))
                 }
             ),
             (

@@ -170,9 +170,19 @@ enum DifferentialCases {
             ("+55 11 91234 5678", nil), ("+33 1 23 45 67 89", nil), ("+34 912 34 56 78", nil),
             ("+1 800 555 0199", nil), ("+44 20 7946 0958", nil), ("+47 42 12 34 56", nil), ("+84 90 123 45 67", nil),
             ("+48 12 345 67 89", nil), ("+90 212 345 67 89", nil),
+            // Letters upstream's case-insensitive patterns also take: dotless i, long s, Kelvin sign, dotted I,
+            // old Cyrillic forms.
+            ("1-800-FLOW\u{131}RS", "US"), ("1-800-FLOW\u{17F}RS", "US"), ("1-800-FLOW\u{212A}RS", "US"),
+            ("1-800-FLOW\u{130}RS", "US"), ("123\u{131}45", "US"), ("+1 650 253 0000 EXTEN\u{17F}I\u{D3}N 5", nil),
+            ("+1 650 253 0000 \u{131}NT 5", nil), ("+1 650 253 0000 \u{130}nt 5", nil),
+            ("+7 495 123 4567 \u{1C81}\u{1C82}\u{431} 12", nil), ("+1 650 253 0000 X 12", nil),
         ]
+        // Long text that nearly matches upstream's patterns, as written, international, and in an RFC 3966 URI.
+        let long: [(String, String?)] =
+            TextCases.long.map { ($0, "NL") } + TextCases.long.map { ("+" + $0.dropLast(1), nil) }
+            + TextCases.long.map { ("tel:" + $0.prefix(200) + ";phone-context=+1", "US") }
         var cases: [PhoneCase] = []
-        for (number, region) in specs {
+        for (number, region) in specs + long {
             for viewer in ["NL", "GB", "US", region ?? "DE"] {
                 cases.append(PhoneCase(number: number, defaultRegion: region, viewerRegion: viewer))
             }

@@ -114,16 +114,34 @@ enum OracleError: Error, CustomStringConvertible {
     }
 }
 
+/// Upstream's answer on a piece of text for the viability test and the extension split.
+struct TextAnswer: Codable, Equatable {
+    var viable: Bool
+    var `extension`: String?
+    var before: String?
+}
+
 /// Runs `oracle.py` (Python `phonenumbers==9.0.35`) on the cases.
 enum Oracle {
     static func answers(_ cases: [PhoneCase]) throws -> [PhoneAnswer] {
+        try run(cases, arguments: [])
+    }
+
+    /// Upstream's viability test and extension split on each text.
+    static func textAnswers(_ texts: [String]) throws -> [TextAnswer] {
+        try run(texts, arguments: ["--text"])
+    }
+
+    private static func run<Input: Encodable, Output: Decodable>(
+        _ inputs: [Input], arguments: [String]
+    ) throws -> [Output] {
         let python = ProcessInfo.processInfo.environment["FMTD_PHONE_ORACLE_PYTHON"] ?? "python3"
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("phone-oracle-\(UUID()).json")
-        try JSONEncoder().encode(cases).write(to: input)
+        try JSONEncoder().encode(inputs).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, Fixtures.oracleScript.path]
+        process.arguments = [python, Fixtures.oracleScript.path] + arguments
         process.standardInput = try FileHandle(forReadingFrom: input)
         let output = Pipe()
         let errors = Pipe()
@@ -141,9 +159,9 @@ enum Oracle {
         guard process.terminationStatus == 0 else {
             throw OracleError.unavailable("\(python) exited with \(process.terminationStatus): \(message)")
         }
-        let answers = try JSONDecoder().decode([PhoneAnswer].self, from: data)
-        guard answers.count == cases.count else {
-            throw OracleError.unavailable("oracle returned \(answers.count) answers for \(cases.count) cases")
+        let answers = try JSONDecoder().decode([Output].self, from: data)
+        guard answers.count == inputs.count else {
+            throw OracleError.unavailable("oracle returned \(answers.count) answers for \(inputs.count) inputs")
         }
         return answers
     }

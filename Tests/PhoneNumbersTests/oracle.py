@@ -4,6 +4,9 @@
 Reads a JSON array of cases ({"number", "defaultRegion"?, "viewerRegion"?}) on stdin and writes a JSON array of
 answers in the same order: {"ok": true, valid, e164, region, type, national, international, rfc3966, display,
 extension} or {"ok": false, "reason": <upstream error name>}.
+
+With --text, reads a JSON array of strings and answers, for each, upstream's viability test and extension split
+(the private helpers parse uses): {"viable": bool, "extension": digits or null, "before": text before it or null}.
 """
 import json
 import sys
@@ -71,9 +74,20 @@ def answer(case):
     }
 
 
+def text_answer(text):
+    from phonenumbers import phonenumberutil
+    extension, before = phonenumberutil._maybe_strip_extension(text)
+    return {
+        "viable": phonenumberutil._is_viable_phone_number(text),
+        "extension": extension or None,
+        "before": before if extension else None,
+    }
+
+
 def main():
     cases = json.load(sys.stdin)
-    json.dump([answer(case) for case in cases], sys.stdout, ensure_ascii=False)
+    respond = text_answer if sys.argv[1:] == ["--text"] else answer
+    json.dump([respond(case) for case in cases], sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
 
 
