@@ -9,4 +9,81 @@ public enum AddressField: String, Sendable, CaseIterable, Hashable {
     case postalCode
     case city
     case region
+
+    /// The field a wire key names, as `init(rawValue:)` but cheaper: the names differ in length except
+    /// `name`/`city` and `street`/`region`, so the length leaves at most two to compare.
+    static func named(_ key: String) -> AddressField? {
+        let candidates: (AddressField, AddressField?)
+        switch key.utf8.count {
+        case 4: candidates = (.name, .city)
+        case 5: candidates = (.extra, nil)
+        case 6: candidates = (.street, .region)
+        case 10: candidates = (.postalCode, nil)
+        case 11: candidates = (.houseNumber, nil)
+        case 12: candidates = (.organization, nil)
+        default: return nil
+        }
+        if key == candidates.0.rawValue { return candidates.0 }
+        if let second = candidates.1, key == second.rawValue { return second }
+        return nil
+    }
+
+    /// Hashes the case, not its raw string (the default for raw-value enums): sets of fields are checked
+    /// on every request.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ordinal)
+    }
+
+    private var ordinal: Int {
+        switch self {
+        case .name: 0
+        case .organization: 1
+        case .street: 2
+        case .houseNumber: 3
+        case .extra: 4
+        case .postalCode: 5
+        case .city: 6
+        case .region: 7
+        }
+    }
+}
+
+/// One optional value per address field, stored inline: the per-request maps (entered values, shown values,
+/// labels) cost no allocation and no hashing, where a `[AddressField: Value]` would do both.
+struct FieldMap<Value: Sendable>: Sendable {
+    private var name: Value?
+    private var organization: Value?
+    private var street: Value?
+    private var houseNumber: Value?
+    private var extra: Value?
+    private var postalCode: Value?
+    private var city: Value?
+    private var region: Value?
+
+    subscript(field: AddressField) -> Value? {
+        get {
+            switch field {
+            case .name: name
+            case .organization: organization
+            case .street: street
+            case .houseNumber: houseNumber
+            case .extra: extra
+            case .postalCode: postalCode
+            case .city: city
+            case .region: region
+            }
+        }
+        set {
+            switch field {
+            case .name: name = newValue
+            case .organization: organization = newValue
+            case .street: street = newValue
+            case .houseNumber: houseNumber = newValue
+            case .extra: extra = newValue
+            case .postalCode: postalCode = newValue
+            case .city: city = newValue
+            case .region: region = newValue
+            }
+        }
+    }
 }

@@ -29,7 +29,7 @@ public struct AddressPlugin: FormatterPlugin {
         }
         self.catalog = catalog
         self.labels = labels
-        renderer = AddressRenderer(labels: labels)
+        renderer = AddressRenderer(labels: labels, formats: catalog.formats)
         resolver = environment.resolver
         dataInfo = [
             "source": .string(data.sourceDescription),
@@ -62,19 +62,26 @@ public struct AddressPlugin: FormatterPlugin {
         let rendered = renderer.render(
             input, format: format, language: locale.language, countryName: countryName,
             showCountry: viewer != input.country)
-        return [
-            "lang": .string(locale.language),
-            "country": .string(input.country),
-            "format": .string(format.key),
-            "lines": JSONValue(rendered.lines),
-            "oneLine": .string(rendered.oneLine),
-            "fields": .array(
-                rendered.fields.map {
-                    .object(["field": .string($0.field), "label": .string($0.label), "value": .string($0.value)])
-                }
-            ),
-            "warnings": .array(rendered.warnings.map(\.json)),
-        ]
+        // Members as arrays rather than dictionary literals: one allocation per object instead of two.
+        return JSONObject([
+            .init(key: "lang", value: .string(locale.language)),
+            .init(key: "country", value: .string(input.country)),
+            .init(key: "format", value: .string(format.key)),
+            .init(key: "lines", value: JSONValue(rendered.lines)),
+            .init(key: "oneLine", value: .string(rendered.oneLine)),
+            .init(
+                key: "fields",
+                value: .array(
+                    rendered.fields.map {
+                        .object(
+                            JSONObject([
+                                .init(key: "field", value: .string($0.field)),
+                                .init(key: "label", value: .string($0.label)),
+                                .init(key: "value", value: .string($0.value)),
+                            ]))
+                    })),
+            .init(key: "warnings", value: .array(rendered.warnings.map(\.json))),
+        ])
     }
 
     /// `addressFormat`: a country's format with localised labels, its layout, one-line template, postal-code
@@ -85,19 +92,20 @@ public struct AddressPlugin: FormatterPlugin {
         let format = catalog.formats[country] ?? catalog.fallback
         let viewer = try viewerRegion(request, locale: locale)
         let countryName = territories.name(country, locale: locale)
+        let fieldLabels = renderer.formatTexts(format, locale.language).fieldLabels
         var fields: [JSONValue] = format.fields.map { field in
             .object([
                 "field": .string(field.rawValue),
-                "label": .string(renderer.label(field, format, locale.language)),
+                "label": .string(fieldLabels[field]!),
                 "required": .bool(format.required.contains(field)),
             ])
         }
         fields.append(
             .object([
-                "field": "country", "label": .string(labels.text("address.field.country", language: locale.language)),
+                "field": "country", "label": .string(renderer.countryLabel(locale.language)),
                 "required": true,
             ]))
-        var exampleValues: [AddressField: String] = [:]
+        var exampleValues = FieldMap<String>()
         var exampleAddress = JSONObject()
         for (field, value) in format.example {
             exampleValues[field] = value
@@ -144,13 +152,24 @@ public struct AddressPlugin: FormatterPlugin {
         return locale.region.map { territories.canonical($0) ?? $0 }
     }
 
+    /// The entered address. One pass over the members keeps the last value of each key (as `JSONObject`'s
+    /// subscript would); the values are then checked in `AddressField.allCases` order, then the country.
     private func input(_ object: JSONObject) throws(CoreError) -> AddressInput {
-        var values: [AddressField: String] = [:]
+        var entered = FieldMap<JSONValue>()
+        var countryValue: JSONValue?
+        for member in object {
+            if let field = AddressField.named(member.key) {
+                entered[field] = member.value
+            } else if member.key == "country" {
+                countryValue = member.value
+            }
+        }
+        var values = FieldMap<String>()
         for field in AddressField.allCases {
-            switch object[field.rawValue] {
+            switch entered[field] {
             case nil, .null?: continue
             case .string(let text)?:
-                let value = AddressRenderer.trimmed(text)
+                let value = PlainText.trimmed(text)
                 if !value.isEmpty { values[field] = value }
             case let other?:
                 throw .invalidField(
@@ -159,7 +178,7 @@ public struct AddressPlugin: FormatterPlugin {
             }
         }
         let countryText: String?
-        switch object["country"] {
+        switch countryValue {
         case nil, .null?: countryText = nil
         case .string(let text)?: countryText = text
         case let other?:

@@ -2,7 +2,7 @@ import FmtCore
 
 /// An address as the caller sent it: trimmed field values (empty ones dropped) and the canonical country.
 struct AddressInput: Sendable {
-    var values: [AddressField: String]
+    var values: FieldMap<String>
     var country: String
 }
 
@@ -14,7 +14,12 @@ struct AddressWarning: Sendable, Equatable {
     let message: String
 
     var json: JSONValue {
-        .object(["code": .string(code), "field": .string(field), "message": .string(message)])
+        .object(
+            JSONObject([
+                .init(key: "code", value: .string(code)),
+                .init(key: "field", value: .string(field)),
+                .init(key: "message", value: .string(message)),
+            ]))
     }
 }
 
@@ -27,15 +32,64 @@ struct RenderedAddress: Sendable {
     let warnings: [AddressWarning]
 }
 
-/// Formats an address with its country's format in the viewer's language.
+/// Formats an address with its country's format in the viewer's language. The labels and warnings every
+/// format can show are worded once at load for each language with a label table, so a request reads no
+/// label tables.
 struct AddressRenderer: Sendable {
     let labels: LabelTable
+    private let texts: [LanguageTexts]
+
+    /// One language's texts: the country field's label, the `region_unknown` warning and each format's texts.
+    private struct LanguageTexts: Sendable {
+        let language: String
+        let countryLabel: String
+        let regionUnknown: String
+        let formats: [String: FormatTexts]
+    }
+
+    /// One format's texts in one language; a class so that handing it to a request is one retain.
+    final class FormatTexts: Sendable {
+        /// The label of each of the format's fields.
+        let fieldLabels: FieldMap<String>
+        /// The `missing_required` warning for each of the format's fields.
+        let missingRequired: FieldMap<String>
+        /// The `postal_code_format` warning, with the example code.
+        let postalCodeFormat: String
+
+        init(_ format: AddressFormat, language: String, labels: LabelTable) {
+            var fieldLabels = FieldMap<String>()
+            var missingRequired = FieldMap<String>()
+            for field in format.fields {
+                let label = labels.text(format.labelKeys[field]!, language: language)
+                fieldLabels[field] = label
+                missingRequired[field] = labels.text(
+                    "address.warning.missing_required", language: language, ["field": label])
+            }
+            self.fieldLabels = fieldLabels
+            self.missingRequired = missingRequired
+            postalCodeFormat = labels.text(
+                "address.warning.postal_code_format", language: language,
+                ["example": format.examplePostalCode ?? ""])
+        }
+    }
+
+    init(labels: LabelTable, formats: [String: AddressFormat]) {
+        self.labels = labels
+        texts = labels.languages.map { language in
+            LanguageTexts(
+                language: language,
+                countryLabel: labels.text("address.field.country", language: language),
+                regionUnknown: labels.text("address.warning.region_unknown", language: language),
+                formats: formats.mapValues { FormatTexts($0, language: language, labels: labels) })
+        }
+    }
 
     /// Renders `input` with `format` in `language`; `countryName` ends the lines when `showCountry` is set
     /// (the viewer is elsewhere, or nobody knows where).
     func render(
         _ input: AddressInput, format: AddressFormat, language: String, countryName: String, showCountry: Bool
     ) -> RenderedAddress {
+        let formatTexts = formatTexts(format, language)
         var shown = input.values
         var warnings: [AddressWarning] = []
         for field in format.fields {
@@ -44,9 +98,7 @@ struct AddressRenderer: Sendable {
                     warnings.append(
                         AddressWarning(
                             code: "missing_required", field: field.rawValue,
-                            message: labels.text(
-                                "address.warning.missing_required", language: language,
-                                ["field": label(field, format, language)])))
+                            message: formatTexts.missingRequired[field]!))
                 }
                 continue
             }
@@ -57,9 +109,7 @@ struct AddressRenderer: Sendable {
                     warnings.append(
                         AddressWarning(
                             code: "postal_code_format", field: field.rawValue,
-                            message: labels.text(
-                                "address.warning.postal_code_format", language: language,
-                                ["example": format.examplePostalCode ?? ""])))
+                            message: formatTexts.postalCodeFormat))
                 }
             }
             if field == .region, let regions = format.regions {
@@ -69,22 +119,29 @@ struct AddressRenderer: Sendable {
                     warnings.append(
                         AddressWarning(
                             code: "region_unknown", field: field.rawValue,
-                            message: labels.text("address.warning.region_unknown", language: language)))
+                            message: regionUnknown(language)))
                 }
             }
         }
 
         var lines: [String] = []
+        lines.reserveCapacity(format.lines.count + 1)
         for template in format.lines {
             let rendered = template.render { shown[$0] }
+            if !PlainText.hasLineBreak(rendered) {
+                let text = PlainText.trimmed(rendered)
+                if !text.isEmpty { lines.append(text) }
+                continue
+            }
             for line in rendered.split(whereSeparator: \.isNewline) {
-                let text = Self.trimmed(line)
+                let text = PlainText.trimmed(line)
                 if !text.isEmpty { lines.append(text) }
             }
         }
         var oneLine = format.oneLine.render { field in
             shown[field].map { value in
-                value.split(whereSeparator: \.isNewline).map(Self.trimmed).filter { !$0.isEmpty }
+                guard PlainText.hasLineBreak(value) else { return PlainText.trimmed(value) }
+                return value.split(whereSeparator: \.isNewline).map(PlainText.trimmed).filter { !$0.isEmpty }
                     .joined(separator: ", ")
             }
         }
@@ -92,21 +149,31 @@ struct AddressRenderer: Sendable {
             lines.append(countryName)
             oneLine = oneLine.isEmpty ? countryName : oneLine + ", " + countryName
         }
-        var fields: [(field: String, label: String, value: String)] = format.fields.compactMap { field in
-            shown[field].map { (field.rawValue, label(field, format, language), $0) }
+        var fields: [(field: String, label: String, value: String)] = []
+        fields.reserveCapacity(format.fields.count + 1)
+        for field in format.fields {
+            if let value = shown[field] { fields.append((field.rawValue, formatTexts.fieldLabels[field]!, value)) }
         }
-        fields.append(("country", labels.text("address.field.country", language: language), countryName))
+        fields.append(("country", countryLabel(language), countryName))
         return RenderedAddress(lines: lines, oneLine: oneLine, fields: fields, warnings: warnings)
     }
 
-    func label(_ field: AddressField, _ format: AddressFormat, _ language: String) -> String {
-        labels.text(format.labelKeys[field]!, language: language)
+    /// `format`'s texts in `language`.
+    func formatTexts(_ format: AddressFormat, _ language: String) -> FormatTexts {
+        if let texts = texts.first(where: { $0.language == language }), let formatTexts = texts.formats[format.key] {
+            return formatTexts
+        }
+        return FormatTexts(format, language: language, labels: labels)
     }
 
-    static func trimmed<S: StringProtocol>(_ text: S) -> String {
-        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
-            let last = text.lastIndex(where: { !$0.isWhitespace })
-        else { return "" }
-        return String(text[first...last])
+    /// The label of the country field in `language`.
+    func countryLabel(_ language: String) -> String {
+        texts.first(where: { $0.language == language })?.countryLabel
+            ?? labels.text("address.field.country", language: language)
+    }
+
+    private func regionUnknown(_ language: String) -> String {
+        texts.first(where: { $0.language == language })?.regionUnknown
+            ?? labels.text("address.warning.region_unknown", language: language)
     }
 }

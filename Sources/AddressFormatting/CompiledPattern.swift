@@ -33,25 +33,30 @@ final class CompiledPattern: @unchecked Sendable {
     /// Matches the whole of `text`; on a match, the text of the whole match (index 0) and of each group,
     /// nil for a group that took no part.
     func wholeMatch(_ text: String) -> [Substring?]? {
-        let bytes = Array(text.utf8)
         let capacity = groupCount + 1
-        var starts = [Int32](repeating: -1, count: capacity)
-        var ends = [Int32](repeating: -1, count: capacity)
-        let result = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                fmt_icu_address_pattern_match(
-                    handle, $0.baseAddress, Int32($0.count), &starts, &ends, Int32(capacity))
+        var text = text
+        let byteCount = text.utf8.count
+        // Offsets go to stack buffers and the text's own UTF-8 is passed: a match allocates only its result.
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * capacity) { offsets in
+            offsets.initialize(repeating: -1)
+            let starts = offsets.baseAddress!
+            let ends = starts + capacity
+            let result = text.withUTF8 { utf8 in
+                utf8.withMemoryRebound(to: CChar.self) {
+                    fmt_icu_address_pattern_match(
+                        handle, $0.baseAddress, Int32($0.count), starts, ends, Int32(capacity))
+                }
             }
-        }
-        guard result >= 0 else { return nil }
-        let utf8 = text.utf8
-        return (0..<capacity).map { index in
-            let start = Int(starts[index])
-            let end = Int(ends[index])
-            guard start >= 0, end >= start, end <= bytes.count else { return nil }
-            let lower = utf8.index(utf8.startIndex, offsetBy: start)
-            let upper = utf8.index(utf8.startIndex, offsetBy: end)
-            return text[lower..<upper]
+            guard result >= 0 else { return nil }
+            let utf8 = text.utf8
+            return (0..<capacity).map { index in
+                let start = Int(starts[index])
+                let end = Int(ends[index])
+                guard start >= 0, end >= start, end <= byteCount else { return nil }
+                let lower = utf8.index(utf8.startIndex, offsetBy: start)
+                let upper = utf8.index(lower, offsetBy: end - start)
+                return text[lower..<upper]
+            }
         }
     }
 }

@@ -13,7 +13,8 @@ struct FormatCatalog: Sendable {
     /// The local files applied, as full paths.
     let localFiles: [String]
 
-    var fallback: AddressFormat { formats["default"]! }
+    /// The `default` format, for countries without one of their own.
+    let fallback: AddressFormat
 
     /// Countries with a format of their own, sorted.
     var countries: [String] {
@@ -42,6 +43,7 @@ struct FormatCatalog: Sendable {
         }
         self.formats = formats
         self.localFiles = localFiles
+        fallback = formats["default"]!
     }
 
     private static func parse(_ bytes: [UInt8], file: String) throws(DataError) -> JSONObject {

@@ -6,7 +6,8 @@
 struct LineTemplate: Sendable, Hashable {
     enum Part: Sendable, Hashable {
         case field(AddressField)
-        case separator(String)
+        /// Literal text between fields; `punctuated` when it carries more than spaces (`, `), decided at load.
+        case separator(String, punctuated: Bool)
     }
 
     /// The template as written in the data, returned by `addressFormat`.
@@ -35,7 +36,7 @@ struct LineTemplate: Sendable, Hashable {
                     throw TemplateError("\"{\(name)}\" is not an address field")
                 }
                 if !literal.isEmpty {
-                    parts.append(.separator(literal))
+                    parts.append(Self.separator(literal))
                     literal = ""
                 }
                 parts.append(.field(field))
@@ -47,7 +48,7 @@ struct LineTemplate: Sendable, Hashable {
                 index = source.index(after: index)
             }
         }
-        if !literal.isEmpty { parts.append(.separator(literal)) }
+        if !literal.isEmpty { parts.append(Self.separator(literal)) }
         guard case .field? = parts.first, case .field? = parts.last else {
             throw TemplateError("a template starts and ends with a field")
         }
@@ -61,15 +62,15 @@ struct LineTemplate: Sendable, Hashable {
     /// Renders the line from present values (absent or empty values are left out with their separator).
     func render(_ value: (AddressField) -> String?) -> String {
         var output = ""
-        var separator: String?
+        var separator: (text: String, punctuated: Bool)?
         for part in parts {
             switch part {
-            case .separator(let text):
-                if let current = separator, Self.isPunctuated(current), !Self.isPunctuated(text) { continue }
-                separator = text
+            case .separator(let text, let punctuated):
+                if let current = separator, current.punctuated, !punctuated { continue }
+                separator = (text, punctuated)
             case .field(let field):
                 guard let text = value(field), !text.isEmpty else { continue }
-                if !output.isEmpty, let separator { output += separator }
+                if !output.isEmpty, let separator { output += separator.text }
                 output += text
                 separator = nil
             }
@@ -79,9 +80,9 @@ struct LineTemplate: Sendable, Hashable {
 }
 
 extension LineTemplate {
-    /// Whether a separator carries punctuation (`, `) rather than only spaces.
-    fileprivate static func isPunctuated(_ separator: String) -> Bool {
-        separator.contains { !$0.isWhitespace }
+    /// A separator part, marked punctuated when it carries more than whitespace (`, ` rather than ` `).
+    fileprivate static func separator(_ text: String) -> Part {
+        .separator(text, punctuated: text.contains { !$0.isWhitespace })
     }
 }
 

@@ -50,8 +50,8 @@ struct PostalCodeRule: Sendable {
 
     /// The value trimmed, with whitespace runs collapsed to one space, upper-cased when the rule says so.
     func clean(_ value: String) -> String {
-        let collapsed = value.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        return uppercase ? collapsed.uppercased() : collapsed
+        let collapsed = PlainText.collapsedWhitespace(value)
+        return uppercase ? PlainText.uppercased(collapsed) : collapsed
     }
 
     private static func render(_ parts: [FormatPart], _ groups: [Substring?]) -> String? {

@@ -22,27 +22,39 @@ enum Territory {
     }
 }
 
-/// Territory lookups memoised per snapshot, since every request needs the canonical code and the name in
-/// the viewer's locale and ICU's display names read resource bundles each time. Bounded like the resolver.
+/// Territory lookups for one snapshot. Canonical codes are asked of ICU once at load for all 676 two-letter
+/// codes, so a request finds one by indexing; names in the viewer's locale are memoised on first use (ICU's
+/// display names read resource bundles each time), bounded like the resolver.
 final class TerritoryCache: Sendable {
-    private let canonicalCodes = Mutex<[String: String]>([:])
-    private let names = Mutex<[String: String]>([:])
+    /// The canonical code of each upper-case two-letter code, at `slot(_:)`; nil where ICU knows none.
+    private let canonicalCodes: [String?]
+    private let names = Mutex<[NameKey: String]>([:])
     private static let limit = 4096
 
-    /// `Territory.canonical`, remembered; unknown codes are not remembered (they are errors anyway).
-    func canonical(_ text: String) -> String? {
-        if let code = canonicalCodes.withLock({ $0[text] }) { return code }
-        guard let code = Territory.canonical(text) else { return nil }
-        canonicalCodes.withLock { cache in
-            if cache.count >= Self.limit { cache.removeAll(keepingCapacity: true) }
-            cache[text] = code
+    private struct NameKey: Hashable {
+        let code: String
+        let icuLocale: String
+    }
+
+    init() {
+        var codes: [String?] = []
+        codes.reserveCapacity(26 * 26)
+        for first in UInt8(ascii: "A")...UInt8(ascii: "Z") {
+            for second in UInt8(ascii: "A")...UInt8(ascii: "Z") {
+                codes.append(Territory.canonical(String(decoding: [first, second], as: UTF8.self)))
+            }
         }
-        return code
+        canonicalCodes = codes
+    }
+
+    /// `Territory.canonical`, from the table.
+    func canonical(_ text: String) -> String? {
+        Self.slot(text).flatMap { canonicalCodes[$0] }
     }
 
     /// `Territory.name`, remembered per ICU locale.
     func name(_ code: String, locale: ResolvedLocale) -> String {
-        let key = code + "|" + locale.icuLocale
+        let key = NameKey(code: code, icuLocale: locale.icuLocale)
         if let name = names.withLock({ $0[key] }) { return name }
         let name = Territory.name(code, locale: locale)
         names.withLock { cache in
@@ -50,5 +62,16 @@ final class TerritoryCache: Sendable {
             cache[key] = name
         }
         return name
+    }
+
+    /// The table index of two ASCII letters in either case, as `Territory.canonical` accepts them.
+    private static func slot(_ text: String) -> Int? {
+        let utf8 = text.utf8
+        guard utf8.count == 2 else { return nil }
+        let first = utf8[utf8.startIndex] & 0xDF
+        let second = utf8[utf8.index(after: utf8.startIndex)] & 0xDF
+        let letters = UInt8(ascii: "A")...UInt8(ascii: "Z")
+        guard letters.contains(first), letters.contains(second) else { return nil }
+        return Int(first - UInt8(ascii: "A")) * 26 + Int(second - UInt8(ascii: "A"))
     }
 }

@@ -1,0 +1,111 @@
+/// Whitespace and line-break handling for entered text, with byte-level fast paths for the common case.
+/// Each function gives exactly what its `Character`-based definition gives (that is the fallback, used
+/// whenever the fast path's reasoning does not cover the text); the fast paths only exist because the
+/// `Character` versions run grapheme breaking and a Unicode property lookup per character on every request.
+///
+/// Why the ASCII shortcuts are exact: the ASCII characters `Character.isWhitespace` accepts are U+0009–U+000D
+/// and U+0020, and `isNewline` accepts U+000A–U+000D, U+0085, U+2028 and U+2029. Every ASCII character is a
+/// grapheme cluster of its own except CR LF (whitespace and a line break, as are its parts), and a printable
+/// ASCII character never joins a cluster that starts with whitespace.
+enum PlainText {
+    /// `text` without leading and trailing whitespace characters (`Character.isWhitespace`); the string
+    /// itself, not a copy, when there is nothing to trim.
+    static func trimmed(_ text: String) -> String {
+        let whole = text[...]
+        guard let range = asciiTrimmedRange(whole) else { return characterTrimmed(whole) }
+        return range == whole.startIndex..<whole.endIndex ? text : String(text[range])
+    }
+
+    /// `text` without leading and trailing whitespace characters (`Character.isWhitespace`).
+    static func trimmed(_ text: Substring) -> String {
+        guard let range = asciiTrimmedRange(text) else { return characterTrimmed(text) }
+        return String(text[range])
+    }
+
+    /// The trimmed range when both ends of `text` are ASCII, or nil when the definition must decide.
+    private static func asciiTrimmedRange(_ text: Substring) -> Range<String.Index>? {
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var end = utf8.endIndex
+        while start < end {
+            let byte = utf8[start]
+            guard byte < 0x80 else { return nil }
+            guard isASCIIWhitespace(byte) else { break }
+            start = utf8.index(after: start)
+        }
+        if start == end { return start..<start }
+        // utf8[start] is an ASCII byte other than whitespace, so this loop stops at the latest just after it.
+        while true {
+            let last = utf8.index(before: end)
+            let byte = utf8[last]
+            guard byte < 0x80 else { return nil }
+            guard isASCIIWhitespace(byte) else { break }
+            end = last
+        }
+        return start..<end
+    }
+
+    /// Whether `text` holds a line break (`Character.isNewline`): U+000A–U+000D, U+0085, U+2028 or U+2029.
+    /// A line-break scalar always starts its own grapheme cluster, so scanning scalars is exact; text of
+    /// printable ASCII alone needs no scalar scan.
+    static func hasLineBreak<S: StringProtocol>(_ text: S) -> Bool {
+        let needsScalars =
+            text.utf8.withContiguousStorageIfAvailable { $0.contains(where: { $0 < 0x20 || $0 >= 0x80 }) }
+            ?? text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x80 })
+        guard needsScalars else { return false }
+        return text.unicodeScalars.contains {
+            (0x0A...0x0D).contains($0.value) || $0.value == 0x85 || $0.value == 0x2028 || $0.value == 0x2029
+        }
+    }
+
+    /// `text` with whitespace runs collapsed to one space and no whitespace at either end, as
+    /// `split(whereSeparator: \.isWhitespace).joined(separator: " ")`.
+    static func collapsedWhitespace(_ text: String) -> String {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        if isCollapsed(text.utf8) { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            if isASCIIWhitespace(byte) {
+                pendingSpace = !bytes.isEmpty
+            } else {
+                if pendingSpace { bytes.append(0x20) }
+                pendingSpace = false
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `text.uppercased()`, done on bytes when the text is ASCII.
+    static func uppercased(_ text: String) -> String {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.uppercased() }
+        guard text.utf8.contains(where: { (0x61...0x7A).contains($0) }) else { return text }
+        return String(decoding: text.utf8.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// Whether ASCII text has its whitespace collapsed already: single spaces between other characters.
+    private static func isCollapsed(_ utf8: String.UTF8View) -> Bool {
+        var previous: UInt8 = 0x20
+        for byte in utf8 {
+            if isASCIIWhitespace(byte), byte != 0x20 || previous == 0x20 { return false }
+            previous = byte
+        }
+        return previous != 0x20
+    }
+
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+
+    /// The definition: trimming whole characters.
+    private static func characterTrimmed(_ text: Substring) -> String {
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+            let last = text.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(text[first...last])
+    }
+}

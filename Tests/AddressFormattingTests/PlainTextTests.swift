@@ -1,0 +1,57 @@
+import Testing
+
+@testable import AddressFormatting
+
+/// The byte-level shortcuts in `PlainText` must give exactly what the Swift standard library's `Character`
+/// definitions give (the reference they stand in for), on ASCII and on text where graphemes matter.
+@Suite struct PlainTextTests {
+    static let samples: [String] = [
+        "", " ", "\t\n", "\r\n", "Herengracht 573", "  Botermarkt 1 ", "1017CD", "1017  cd ", "\t1017\tcd\n",
+        "Straße\n", " Malmö", "Zoë ", "a\r\nb", "line one\nline two", "a\u{85}b", "a\u{2028}b", "a\u{2029}",
+        "\u{A0}Gent\u{A0}", "abc \u{301}", " \u{301}abc", "\u{301}", "x\u{0600}a", "\u{0600} a ",
+        "🇧🇪 ", " 👩‍👩‍👧",
+        "\u{0}a\u{7F}", "sw1a 1aa", "SW1A\u{2003}1AA", "k1a 0b1", "Ⅻ\u{3000}",
+    ]
+
+    @Test func trimmingMatchesCharacterWhitespace() {
+        for sample in Self.samples {
+            let reference: String
+            if let first = sample.firstIndex(where: { !$0.isWhitespace }),
+                let last = sample.lastIndex(where: { !$0.isWhitespace })
+            {
+                reference = String(sample[first...last])
+            } else {
+                reference = ""
+            }
+            #expect(PlainText.trimmed(sample).utf8.elementsEqual(reference.utf8), "\(sample.debugDescription)")
+            #expect(PlainText.trimmed(sample[...]).utf8.elementsEqual(reference.utf8), "\(sample.debugDescription)")
+        }
+    }
+
+    @Test func lineBreakDetectionMatchesCharacterNewline() {
+        for sample in Self.samples {
+            #expect(PlainText.hasLineBreak(sample) == sample.contains(where: \.isNewline), "\(sample.debugDescription)")
+        }
+    }
+
+    @Test func collapsingMatchesSplittingOnCharacterWhitespace() {
+        for sample in Self.samples {
+            let reference = sample.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(
+                PlainText.collapsedWhitespace(sample).utf8.elementsEqual(reference.utf8), "\(sample.debugDescription)")
+        }
+    }
+
+    @Test func upperCasingMatchesTheStandardLibrary() {
+        for sample in Self.samples {
+            #expect(PlainText.uppercased(sample).utf8.elementsEqual(sample.uppercased().utf8))
+        }
+    }
+
+    @Test func fieldNamesResolveAsTheirRawValuesDo() {
+        let keys = AddressField.allCases.map(\.rawValue) + ["country", "Name", "cityy", "", "postalcode", "regio"]
+        for key in keys {
+            #expect(AddressField.named(key) == AddressField(rawValue: key), "\(key)")
+        }
+    }
+}
