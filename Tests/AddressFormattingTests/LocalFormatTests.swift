@@ -6,19 +6,8 @@ import Testing
 /// `/etc/fmtd/address-formats.d/`: local files add or replace countries on reload; a malformed one is
 /// refused naming file and field, and the old data stays.
 @Suite struct LocalFormatTests {
-    static let france = """
-        {"formats": {"FR": {
-          "lines": ["{organization}", "{name}", "{extra}", "{houseNumber} {street}", "{postalCode} {city}"],
-          "oneLine": "{houseNumber} {street}, {postalCode} {city}",
-          "labels": {"organization": "address.field.organization", "name": "address.field.name",
-                     "extra": "address.field.extra", "houseNumber": "address.field.house_number",
-                     "street": "address.field.street", "postalCode": "address.field.postal_code",
-                     "city": "address.field.city"},
-          "required": ["street", "postalCode", "city"],
-          "postalCode": {"pattern": "[0-9]{5}"},
-          "example": {"houseNumber": "99", "street": "Rue de Rivoli", "postalCode": "75001", "city": "Paris"}
-        }}}
-        """
+    /// France as La Poste writes it, the same local addition the systemd lifecycle test installs.
+    static let france = try! String(contentsOfFile: fixturesDirectory + "/address-formats.d/fr.json", encoding: .utf8)
     static let request =
         #"{"op":"address","address":{"houseNumber":"99","street":"Rue de Rivoli","postalCode":"75001","#
         + #""city":"Paris","country":"FR"},"locale":"en-FR"}"#

@@ -9,6 +9,13 @@ let dataDirectory: String = {
     return url.appendingPathComponent("data").path
 }()
 
+/// Shared test fixtures (`Tests/Fixtures`), used by this target and the integration tests.
+let fixturesDirectory: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<2 { url.deleteLastPathComponent() }
+    return url.appendingPathComponent("Fixtures").path
+}()
+
 let resolver = LocaleResolver(supported: ["en", "nl", "de"])
 
 /// Loads the plugin from the repository's data plus an optional local directory, as the daemon does.

@@ -97,19 +97,8 @@ import Testing
     // MARK: - The managed lifecycle
 
     /// France as La Poste writes it (number before street, postcode before city), as a local addition.
-    static let franceFormat = """
-        {"formats": {"FR": {
-          "lines": ["{organization}", "{name}", "{extra}", "{houseNumber} {street}", "{postalCode} {city}"],
-          "oneLine": "{houseNumber} {street}, {postalCode} {city}",
-          "labels": {"organization": "address.field.organization", "name": "address.field.name",
-                     "extra": "address.field.extra", "houseNumber": "address.field.house_number",
-                     "street": "address.field.street", "postalCode": "address.field.postal_code",
-                     "city": "address.field.city"},
-          "required": ["street", "postalCode", "city"],
-          "postalCode": {"pattern": "[0-9]{5}"},
-          "example": {"houseNumber": "99", "street": "Rue de Rivoli", "postalCode": "75001", "city": "Paris"}
-        }}}
-        """
+    static let franceFormat = try! String(
+        contentsOfFile: Paths.packageRoot + "/Tests/Fixtures/address-formats.d/fr.json", encoding: .utf8)
     static let parisRequest =
         #"{"op":"address","address":{"houseNumber":"99","street":"Rue de Rivoli","postalCode":"75001","#
         + #""city":"Paris","country":"FR"},"locale":"en-FR"}"#
