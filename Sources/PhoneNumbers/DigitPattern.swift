@@ -367,8 +367,10 @@ final class DigitPattern: @unchecked Sendable {
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
                 digits += 1
                 index += 1
+                // Checked per digit, so a long run of digits is refused instead of overflowing.
+                guard value <= 64 else { throw error("a repeat count above 64") }
             }
-            guard digits > 0, value <= 64 else { throw error("expected a repeat count") }
+            guard digits > 0 else { throw error("expected a repeat count") }
             return value
         }
 

@@ -9,6 +9,8 @@
 # Environment: FMTD_FUZZ_JOBS (targets run at once, default 1), FMTD_FUZZ_SCRATCH (build directory, default
 # .build/fuzz), FMTD_FUZZ_OUT (where corpora, logs and artifacts go; default a new temporary directory).
 # New corpus entries go to FMTD_FUZZ_OUT, never into the checked-in seeds under Tests/Fuzz/Corpus.
+# FMTD_FUZZ_SEED fixes libFuzzer's random seed (default 0: a new seed each run). CI fixes it, so a CI run
+# explores the same inputs every time and cannot turn red by chance; long runs by hand should not.
 set -euo pipefail
 
 seconds=${1:-60}
@@ -72,7 +74,7 @@ run_target() {
     set +e
     FMTD_FUZZ_ARTIFACTS="$dir/artifacts/" FMTD_FUZZ_SLOW_MS=${FMTD_FUZZ_SLOW_MS:-10} \
         FMTD_FUZZ_SLOW_MS_PER_KIB=$(slow_per_kib "$target") "$bin/fuzz-$target" \
-        -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
+        -max_total_time="$seconds" -seed="${FMTD_FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
         -max_len="$(max_len "$target")" -print_final_stats=1 -detect_leaks=1 \
         -artifact_prefix="$dir/artifacts/" "${dict_flag[@]}" \
         "$dir/corpus" "$here/Corpus/$target" >"$dir/log" 2>&1

@@ -158,5 +158,8 @@ struct DigitPatternTests {
         #expect(withGroup?.range == 0..<5)
         #expect(withGroup?.groups.first == .some(1..<3))
         #expect(throws: PatternSyntaxError.self) { try DigitPattern("a") }
+        // Found by the phone-metadata fuzz target: a repeat count long enough to overflow Int.
+        #expect(throws: PatternSyntaxError.self) { try DigitPattern("\\d{99999999999999999999999}") }
+        #expect(throws: PatternSyntaxError.self) { try DigitPattern("\\d{2,99999999999999999999999}") }
     }
 }
