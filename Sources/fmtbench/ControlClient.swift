@@ -22,7 +22,7 @@ func connectUnix(_ path: String) throws(BenchError) -> Int32 {
 /// A blocking one-request-at-a-time connection for `info`, `stats` and `ping`, with a receive timeout.
 final class ControlClient {
     let fd: Int32
-    private var buffer: [UInt8] = []
+    private var reader = LineReader()
 
     init(path: String, timeoutSeconds: Int = 10) throws(BenchError) {
         fd = try connectUnix(path)
@@ -56,21 +56,10 @@ final class ControlClient {
     }
 
     func readLine() throws(BenchError) -> [UInt8] {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Array(buffer[..<newline])
-                buffer.removeFirst(newline + 1)
-                return line
-            }
-            let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if received > 0 {
-                buffer.append(contentsOf: chunk[0..<received])
-            } else if received < 0 && errno == EINTR {
-                continue
-            } else {
-                throw BenchError(received == 0 ? "the connection closed" : "no response (timeout)")
-            }
+        do {
+            return try reader.readLine(from: fd)
+        } catch {
+            throw BenchError(error == .closed ? "the connection closed" : "no response (timeout)")
         }
     }
 

@@ -1,4 +1,5 @@
 import CSystem
+import FmtCore
 import Glibc
 
 /// A blocking line client for the daemon's socket: fmtq sends a request line and reads one response line.
@@ -9,7 +10,7 @@ struct DaemonClient {
     }
 
     private let fd: Int32
-    private var buffer: [UInt8] = []
+    private var reader = LineReader()
 
     init(path: String) throws(Failure) {
         fd = csys_unix_socket(0)
@@ -40,21 +41,10 @@ struct DaemonClient {
 
     /// Reads the next response line (without its newline).
     mutating func readLine() throws(Failure) -> [UInt8] {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Array(buffer[..<newline])
-                buffer.removeFirst(newline + 1)
-                return line
-            }
-            let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if received > 0 {
-                buffer.append(contentsOf: chunk[0..<received])
-            } else if received < 0 && errno == EINTR {
-                continue
-            } else {
-                throw .closed
-            }
+        do {
+            return try reader.readLine(from: fd)
+        } catch {
+            throw .closed
         }
     }
 

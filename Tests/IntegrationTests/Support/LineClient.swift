@@ -10,7 +10,7 @@ final class LineClient {
     struct Closed: Error {}
 
     let fd: Int32
-    private var buffer: [UInt8] = []
+    private var reader = LineReader()
 
     init(path: String, timeoutSeconds: Int = 10) throws {
         fd = csys_unix_socket(0)
@@ -44,23 +44,11 @@ final class LineClient {
 
     /// The next line without its newline; throws `Closed` at end of stream and `Timeout` after the timeout.
     func readLine() throws -> String {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeFirst(newline + 1)
-                return line
-            }
-            let received = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if received > 0 {
-                buffer.append(contentsOf: chunk[0..<received])
-            } else if received == 0 {
-                throw Closed()
-            } else if errno == EAGAIN || errno == EWOULDBLOCK {
-                throw Timeout()
-            } else if errno != EINTR {
-                throw Closed()
-            }
+        do {
+            return String(decoding: try reader.readLine(from: fd), as: UTF8.self)
+        } catch {
+            if error == .timedOut { throw Timeout() }
+            throw Closed()
         }
     }
 
