@@ -141,7 +141,10 @@ final class EventLoop: @unchecked Sendable {
             }
             counters.connectionsTotal.add(1, ordering: .relaxed)
             let peer = PeerCredentials.of(fd: fd) ?? PeerCredentials(pid: 0, uid: .max, gid: .max)
-            if counters.connectionsOpen.load(ordering: .relaxed) >= configuration.maxConnections {
+            // Reserve the slot atomically: loops accept concurrently, and a load-then-add would let two of them
+            // take the last slot.
+            if counters.connectionsOpen.add(1, ordering: .relaxed).oldValue >= configuration.maxConnections {
+                counters.connectionsOpen.subtract(1, ordering: .relaxed)
                 counters.connectionsOverloaded.add(1, ordering: .relaxed)
                 refuse(
                     fd,
@@ -150,6 +153,7 @@ final class EventLoop: @unchecked Sendable {
                 continue
             }
             if !isAllowed(peer) {
+                counters.connectionsOpen.subtract(1, ordering: .relaxed)
                 counters.connectionsForbidden.add(1, ordering: .relaxed)
                 logger.warning("refused connection from \(peer): not in --allow-uid/--allow-gid")
                 refuse(
@@ -159,7 +163,6 @@ final class EventLoop: @unchecked Sendable {
                     ))
                 continue
             }
-            counters.connectionsOpen.add(1, ordering: .relaxed)
             // EPOLLEXCLUSIVE wakes whichever loop is idle, so a burst of connections would all land on one loop:
             // spread them round-robin instead.
             let target = siblings.isEmpty ? self : siblings[nextSibling % siblings.count]
