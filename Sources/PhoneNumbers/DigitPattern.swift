@@ -23,6 +23,15 @@ final class DigitPattern: @unchecked Sendable {
         case match
     }
 
+    /// The compiled size a pattern may reach: this many instructions per source byte, and never less than the
+    /// minimum, so short patterns with ordinary repeats (`\d{14}`) always fit.
+    static let programLimitPerByte = 8
+    static let minimumProgramLimit = 256
+    /// Upstream's longest pattern is about 1.4 KB and its deepest nesting 5 groups; these bounds leave room for
+    /// growth while keeping the recursive parser and the compiled program small.
+    static let maximumSourceLength = 8192
+    static let maximumNesting = 32
+
     let program: [Instruction]
     /// A copy of `program` that is never written after `init` (hence `@unchecked Sendable`); read without
     /// reference counting or bounds checks while matching.
@@ -37,10 +46,22 @@ final class DigitPattern: @unchecked Sendable {
     let secondDigits: [UInt16]
 
     init(_ source: String) throws(PatternSyntaxError) {
+        guard source.utf8.count <= Self.maximumSourceLength else {
+            throw PatternSyntaxError(
+                pattern: String(source.prefix(64)) + "…", offset: Self.maximumSourceLength,
+                detail: "a pattern longer than \(Self.maximumSourceLength) bytes")
+        }
         var parser = Parser(source: Array(source.utf8), text: source)
         let node = try parser.parseAlternation()
         if parser.index != parser.source.count {
             throw parser.error("unexpected character")
+        }
+        // Bounded repeats copy their body, so nesting multiplies; a hostile file must not turn a few bytes into
+        // gigabytes. Upstream 9.0.35 needs at most two instructions per pattern byte, 796 for its largest pattern.
+        let limit = max(Self.minimumProgramLimit, Self.programLimitPerByte * parser.source.count)
+        guard Compiler.size(of: node, limit: limit) <= limit else {
+            throw PatternSyntaxError(
+                pattern: source, offset: 0, detail: "a pattern that compiles to more than \(limit) instructions")
         }
         var compiler = Compiler()
         compiler.emit(node)
@@ -212,20 +233,30 @@ final class DigitPattern: @unchecked Sendable {
         case .matched(let end): return end
         case .failed: return nil
         case .overflow:
+            // Only hostile patterns get here (deep stacks, or nested loops backtracking exponentially). Run again
+            // remembering each (instruction, position) already tried: a second arrival cannot succeed where the
+            // first failed, so the work is bounded by program size × input length.
             slots?.update(repeating: -1)
+            let columns = input.count - start + 1
+            var tried = [UInt64](repeating: 0, count: (code.count * columns + 63) / 64)
             var big = [Frame](repeating: Frame(pc: 0, position: 0), count: 1 << 16)
-            let outcome = big.withUnsafeMutableBufferPointer {
-                execute(input, whole: whole, slots: slots, start: start, stack: $0)
+            let outcome = tried.withUnsafeMutableBufferPointer { tried in
+                big.withUnsafeMutableBufferPointer {
+                    execute(input, whole: whole, slots: slots, start: start, stack: $0, tried: tried)
+                }
             }
             if case .matched(let end) = outcome { return end }
             return nil
         }
     }
 
+    /// Backtracks allowed before `execute` gives up on the fast path; real metadata needs a handful.
+    private static let backtrackBudget = 2048
+
     /// Frames with a negative `pc` restore capture slot `-pc - 1` to `position` when popped.
     private func execute(
         _ input: UnsafeBufferPointer<UInt8>, whole: Bool, slots: UnsafeMutableBufferPointer<Int32>?, start: Int,
-        stack: UnsafeMutableBufferPointer<Frame>
+        stack: UnsafeMutableBufferPointer<Frame>, tried: UnsafeMutableBufferPointer<UInt64>? = nil
     ) -> Outcome {
         do {
             let code = self.code
@@ -234,51 +265,61 @@ final class DigitPattern: @unchecked Sendable {
             var pc = 0
             var position = start
             let count = input.count
+            let columns = count - start + 1
+            var backtracks = 0
             while true {
                 var failed = false
-                switch code[pc] {
-                case .digit(let mask):
-                    if position < count && Self.isDigit(input[position], in: mask) {
-                        position += 1
+                if let tried {
+                    let bit = pc * columns + (position - start)
+                    let (word, mask) = (bit >> 6, UInt64(1) << UInt64(bit & 63))
+                    failed = tried[word] & mask != 0
+                    tried[word] |= mask
+                }
+                if !failed {
+                    switch code[pc] {
+                    case .digit(let mask):
+                        if position < count && Self.isDigit(input[position], in: mask) {
+                            position += 1
+                            pc += 1
+                        } else {
+                            failed = true
+                        }
+                    case .split(let first, let second):
+                        var next = Self.nullable
+                        if position < count {
+                            let value = input[position] &- 48
+                            if value < 10 { next |= 1 << UInt16(value) }
+                        }
+                        let firstViable = firstSets[Int(first)] & next != 0
+                        let secondViable = firstSets[Int(second)] & next != 0
+                        if firstViable && secondViable {
+                            guard depth < stack.count else { return .overflow }
+                            stack[depth] = Frame(pc: second, position: Int32(position))
+                            depth += 1
+                            pc = Int(first)
+                        } else if firstViable {
+                            pc = Int(first)
+                        } else if secondViable {
+                            pc = Int(second)
+                        } else {
+                            failed = true
+                        }
+                    case .jump(let target):
+                        pc = Int(target)
+                    case .save(let slot):
+                        if let slots {
+                            guard depth < stack.count else { return .overflow }
+                            stack[depth] = Frame(pc: -slot - 1, position: slots[Int(slot)])
+                            depth += 1
+                            slots[Int(slot)] = Int32(position)
+                        }
                         pc += 1
-                    } else {
+                    case .atEnd:
+                        if position == count { pc += 1 } else { failed = true }
+                    case .match:
+                        if !whole || position == count { return .matched(position) }
                         failed = true
                     }
-                case .split(let first, let second):
-                    var next = Self.nullable
-                    if position < count {
-                        let value = input[position] &- 48
-                        if value < 10 { next |= 1 << UInt16(value) }
-                    }
-                    let firstViable = firstSets[Int(first)] & next != 0
-                    let secondViable = firstSets[Int(second)] & next != 0
-                    if firstViable && secondViable {
-                        guard depth < stack.count else { return .overflow }
-                        stack[depth] = Frame(pc: second, position: Int32(position))
-                        depth += 1
-                        pc = Int(first)
-                    } else if firstViable {
-                        pc = Int(first)
-                    } else if secondViable {
-                        pc = Int(second)
-                    } else {
-                        failed = true
-                    }
-                case .jump(let target):
-                    pc = Int(target)
-                case .save(let slot):
-                    if let slots {
-                        guard depth < stack.count else { return .overflow }
-                        stack[depth] = Frame(pc: -slot - 1, position: slots[Int(slot)])
-                        depth += 1
-                        slots[Int(slot)] = Int32(position)
-                    }
-                    pc += 1
-                case .atEnd:
-                    if position == count { pc += 1 } else { failed = true }
-                case .match:
-                    if !whole || position == count { return .matched(position) }
-                    failed = true
                 }
                 if failed {
                     while true {
@@ -288,6 +329,8 @@ final class DigitPattern: @unchecked Sendable {
                         if frame.pc < 0 {
                             slots?[Int(-frame.pc - 1)] = frame.position
                         } else {
+                            backtracks += 1
+                            if tried == nil && backtracks > Self.backtrackBudget { return .overflow }
                             pc = Int(frame.pc)
                             position = Int(frame.position)
                             break
@@ -314,6 +357,7 @@ final class DigitPattern: @unchecked Sendable {
         let text: String
         var index = 0
         var groupCount = 0
+        var depth = 0
 
         func error(_ detail: String) -> PatternSyntaxError {
             PatternSyntaxError(pattern: text, offset: index, detail: detail)
@@ -389,6 +433,11 @@ final class DigitPattern: @unchecked Sendable {
             case UInt8(ascii: "["):
                 return .digits(try parseClass())
             case UInt8(ascii: "("):
+                guard depth < DigitPattern.maximumNesting else {
+                    throw error("groups nested deeper than \(DigitPattern.maximumNesting)")
+                }
+                depth += 1
+                defer { depth -= 1 }
                 var group: Int? = nil
                 if peek == UInt8(ascii: "?") {
                     guard index + 1 < source.count, source[index + 1] == UInt8(ascii: ":") else {
@@ -455,6 +504,25 @@ final class DigitPattern: @unchecked Sendable {
 
         var next: Int32 { Int32(program.count) }
 
+        /// The number of instructions `emit` appends for `node`, or some value above `limit` once it is exceeded.
+        static func size(of node: Node, limit: Int) -> Int {
+            func capped(_ value: Int) -> Int { Swift.min(value, limit + 1) }
+            switch node {
+            case .digits, .atEnd:
+                return 1
+            case .sequence(let items):
+                return items.reduce(0) { capped($0 + size(of: $1, limit: limit)) }
+            case .group(let index, let inner):
+                return capped(size(of: inner, limit: limit) + (index == nil ? 0 : 2))
+            case .alternation(let branches):
+                return branches.reduce(0) { capped($0 + size(of: $1, limit: limit) + 2) }
+            case .repeatNode(let inner, let min, let max):
+                let body = size(of: inner, limit: limit)
+                guard let max else { return capped(min > 0 ? min * body + 1 : body + 2) }
+                return capped(min * body + (max - min) * (body + 1))
+            }
+        }
+
         mutating func emit(_ node: Node) {
             switch node {
             case .digits(let mask):
@@ -482,6 +550,12 @@ final class DigitPattern: @unchecked Sendable {
                     }
                 }
                 for jump in jumps { program[jump] = .jump(next) }
+            case .repeatNode(let inner, let min, nil) where min > 0:
+                // `x{n,}` is n-1 copies, then one copy that loops back: one body for the open end, not two.
+                for _ in 1..<min { emit(inner) }
+                let loop = next
+                emit(inner)
+                program.append(.split(loop, next + 1))
             case .repeatNode(let inner, let min, let max):
                 for _ in 0..<min { emit(inner) }
                 if let max {

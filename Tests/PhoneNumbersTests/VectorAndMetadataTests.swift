@@ -162,4 +162,46 @@ struct DigitPatternTests {
         #expect(throws: PatternSyntaxError.self) { try DigitPattern("\\d{99999999999999999999999}") }
         #expect(throws: PatternSyntaxError.self) { try DigitPattern("\\d{2,99999999999999999999999}") }
     }
+
+    @Test("an open repeat keeps one copy of its body, whatever the quantifiers stacked on it")
+    func stackedOpenRepeatsStaySmall() throws {
+        // Found by the phone-metadata fuzz target: each `+` used to double the program, 2^39 copies here.
+        let stacked = try DigitPattern("[04679]" + String(repeating: "+", count: 39) + "1")
+        #expect(stacked.program.count < 64)
+        // Nested loops over the same digits: exponential for plain backtracking on a failing input.
+        let nested = "(?:(?:(?:(?:(?:(?:[04679]+)+)+)+)+)+)+1"
+        #expect(try !whole(nested, String(repeating: "0", count: 40) + "2"))
+        #expect(try whole(nested, String(repeating: "0", count: 40) + "1"))
+        #expect(try whole("[04679]" + String(repeating: "+", count: 39) + "1", "0469791"))
+        #expect(try !whole("[04679]" + String(repeating: "+", count: 39) + "1", "1"))
+        #expect(try whole("(?:12){2,}3", "1212123"))
+        #expect(try !whole("(?:12){2,}3", "123"))
+    }
+
+    @Test("nested repeats that would compile to a huge program are refused, naming the limit")
+    func nestedRepeatsAreBounded() throws {
+        do {
+            _ = try DigitPattern("(?:(?:(?:\\d{64}){64}){64}){64}")
+            Issue.record("a 16-million-instruction pattern must be refused")
+        } catch {
+            #expect(error.detail.contains("instructions"), "\(error)")
+        }
+        // Ordinary repeats in a short pattern fit under the minimum budget.
+        #expect(try whole("\\d{14}", "12345678901234"))
+        #expect(try whole("(?:\\d{2,8}){3}", "123456"))
+    }
+
+    @Test("deep nesting and very long patterns are refused before they reach the recursive parser")
+    func deepNestingIsRefused() {
+        #expect(throws: PatternSyntaxError.self) {
+            try DigitPattern(String(repeating: "(", count: 50_000) + "1" + String(repeating: ")", count: 50_000))
+        }
+        #expect(throws: PatternSyntaxError.self) {
+            try DigitPattern(String(repeating: "(?:", count: 33) + "1" + String(repeating: ")", count: 33))
+        }
+        #expect(throws: Never.self) {
+            try DigitPattern(String(repeating: "(?:", count: 32) + "1" + String(repeating: ")", count: 32))
+        }
+        #expect(throws: PatternSyntaxError.self) { try DigitPattern(String(repeating: "1", count: 9000)) }
+    }
 }
