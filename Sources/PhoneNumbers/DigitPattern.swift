@@ -114,26 +114,29 @@ final class DigitPattern: @unchecked Sendable {
 
     private static let nullable: UInt16 = 0x8000
 
+    /// The least fixed point of "what each instruction can consume first", so loops whose bodies can match
+    /// nothing still see the digits after them. Passes run backwards, so forward edges settle in one pass and
+    /// each level of loop nesting adds at most one more.
     private static func firstSets(of program: [Instruction]) -> [UInt16] {
         var sets = [UInt16](repeating: 0, count: program.count)
-        var state = [UInt8](repeating: 0, count: program.count)
-        func visit(_ pc: Int) -> UInt16 {
-            if state[pc] == 2 { return sets[pc] }
-            if state[pc] == 1 { return 0 }
-            state[pc] = 1
-            let result: UInt16
-            switch program[pc] {
-            case .digit(let mask): result = mask
-            case .split(let first, let second): result = visit(Int(first)) | visit(Int(second))
-            case .jump(let target): result = visit(Int(target))
-            case .save: result = visit(pc + 1)
-            case .atEnd, .match: result = nullable
+        var changed = true
+        while changed {
+            changed = false
+            for pc in program.indices.reversed() {
+                let result: UInt16
+                switch program[pc] {
+                case .digit(let mask): result = mask
+                case .split(let first, let second): result = sets[Int(first)] | sets[Int(second)]
+                case .jump(let target): result = sets[Int(target)]
+                case .save: result = sets[pc + 1]
+                case .atEnd, .match: result = nullable
+                }
+                if result != sets[pc] {
+                    sets[pc] = result
+                    changed = true
+                }
             }
-            sets[pc] = result
-            state[pc] = 2
-            return result
         }
-        for pc in program.indices.reversed() { _ = visit(pc) }
         return sets
     }
 
@@ -233,7 +236,8 @@ final class DigitPattern: @unchecked Sendable {
         case .matched(let end): return end
         case .failed: return nil
         case .overflow:
-            // Only hostile patterns get here (deep stacks, or nested loops backtracking exponentially). Run again
+            // Only hostile patterns get here (deep stacks, or nested loops stepping or backtracking more than a
+            // memoized run could). Run again
             // remembering each (instruction, position) already tried: a second arrival cannot succeed where the
             // first failed, so the work is bounded by program size × input length.
             slots?.update(repeating: -1)
@@ -250,9 +254,6 @@ final class DigitPattern: @unchecked Sendable {
         }
     }
 
-    /// Backtracks allowed before `execute` gives up on the fast path; real metadata needs a handful.
-    private static let backtrackBudget = 2048
-
     /// Frames with a negative `pc` restore capture slot `-pc - 1` to `position` when popped.
     private func execute(
         _ input: UnsafeBufferPointer<UInt8>, whole: Bool, slots: UnsafeMutableBufferPointer<Int32>?, start: Int,
@@ -266,7 +267,10 @@ final class DigitPattern: @unchecked Sendable {
             var position = start
             let count = input.count
             let columns = count - start + 1
-            var backtracks = 0
+            // Without memory of tried states the fast path may take as many steps as the memoized run could take
+            // at most, so the two together stay linear in program size × input length.
+            let stepBudget = code.count * columns
+            var steps = 0
             while true {
                 var failed = false
                 if let tried {
@@ -274,6 +278,9 @@ final class DigitPattern: @unchecked Sendable {
                     let (word, mask) = (bit >> 6, UInt64(1) << UInt64(bit & 63))
                     failed = tried[word] & mask != 0
                     tried[word] |= mask
+                } else {
+                    steps &+= 1
+                    if steps > stepBudget { return .overflow }
                 }
                 if !failed {
                     switch code[pc] {
@@ -329,8 +336,6 @@ final class DigitPattern: @unchecked Sendable {
                         if frame.pc < 0 {
                             slots?[Int(-frame.pc - 1)] = frame.position
                         } else {
-                            backtracks += 1
-                            if tried == nil && backtracks > Self.backtrackBudget { return .overflow }
                             pc = Int(frame.pc)
                             position = Int(frame.position)
                             break
@@ -378,30 +383,50 @@ final class DigitPattern: @unchecked Sendable {
             var items: [Node] = []
             while let byte = peek, byte != UInt8(ascii: "|"), byte != UInt8(ascii: ")") {
                 var atom = try parseAtom()
-                quantifiers: while let quantifier = peek {
-                    switch quantifier {
-                    case UInt8(ascii: "?"): index += 1; atom = .repeatNode(atom, min: 0, max: 1)
-                    case UInt8(ascii: "*"): index += 1; atom = .repeatNode(atom, min: 0, max: nil)
-                    case UInt8(ascii: "+"): index += 1; atom = .repeatNode(atom, min: 1, max: nil)
-                    case UInt8(ascii: "{"):
-                        index += 1
-                        let low = try parseNumber()
-                        var high: Int? = low
-                        if peek == UInt8(ascii: ",") {
-                            index += 1
-                            high = peek == UInt8(ascii: "}") ? nil : try parseNumber()
-                        }
-                        guard peek == UInt8(ascii: "}") else { throw error("expected }") }
-                        index += 1
-                        if let high, high < low { throw error("bad repeat bounds") }
-                        atom = .repeatNode(atom, min: low, max: high)
-                    default:
-                        break quantifiers
+                if let repeated = try parseQuantifier(on: atom) {
+                    atom = repeated
+                    // Upstream's engines read `x*?` as lazy and `x*+` as possessive, and refuse `x**`; none of that
+                    // is in the metadata, and stacking repeats only multiplies the ways to match.
+                    if let next = peek, Self.quantifierStarts.contains(next) {
+                        throw error("a quantifier after a quantifier")
                     }
                 }
                 items.append(atom)
             }
             return items.count == 1 ? items[0] : .sequence(items)
+        }
+
+        static let quantifierStarts: [UInt8] = [
+            UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "{"),
+        ]
+
+        /// The repeat of `atom` that the quantifier at the cursor asks for, or `nil` when there is none.
+        mutating func parseQuantifier(on atom: Node) throws(PatternSyntaxError) -> Node? {
+            switch peek {
+            case UInt8(ascii: "?"):
+                index += 1
+                return .repeatNode(atom, min: 0, max: 1)
+            case UInt8(ascii: "*"):
+                index += 1
+                return .repeatNode(atom, min: 0, max: nil)
+            case UInt8(ascii: "+"):
+                index += 1
+                return .repeatNode(atom, min: 1, max: nil)
+            case UInt8(ascii: "{"):
+                index += 1
+                let low = try parseNumber()
+                var high: Int? = low
+                if peek == UInt8(ascii: ",") {
+                    index += 1
+                    high = peek == UInt8(ascii: "}") ? nil : try parseNumber()
+                }
+                guard peek == UInt8(ascii: "}") else { throw error("expected }") }
+                index += 1
+                if let high, high < low { throw error("bad repeat bounds") }
+                return .repeatNode(atom, min: low, max: high)
+            default:
+                return nil
+            }
         }
 
         mutating func parseNumber() throws(PatternSyntaxError) -> Int {
