@@ -179,11 +179,16 @@ final class DigitPattern: @unchecked Sendable {
 
     /// The first match in priority order anchored at `start`, with group ranges (`nil` for groups that did not
     /// take part).
-    func match(_ input: UnsafeBufferPointer<UInt8>, from start: Int = 0, whole: Bool = false) -> PatternMatch? {
+    /// `memoized` runs the linear fallback straight away, so tests can hold it to the same answers.
+    func match(
+        _ input: UnsafeBufferPointer<UInt8>, from start: Int = 0, whole: Bool = false, memoized: Bool = false
+    ) -> PatternMatch? {
         let slotCount = 2 * groupCount
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(slotCount, 1)) { slots in
             slots.initialize(repeating: -1)
-            guard let end = run(input, whole: whole, slots: slots, start: start) else { return nil }
+            guard let end = run(input, whole: whole, slots: slots, start: start, memoized: memoized) else {
+                return nil
+            }
             var groups: [Range<Int>?] = []
             groups.reserveCapacity(groupCount)
             for group in 0..<groupCount {
@@ -227,11 +232,15 @@ final class DigitPattern: @unchecked Sendable {
 
     /// Returns the end of the first match in priority order.
     private func run(
-        _ input: UnsafeBufferPointer<UInt8>, whole: Bool, slots: UnsafeMutableBufferPointer<Int32>?, start: Int = 0
+        _ input: UnsafeBufferPointer<UInt8>, whole: Bool, slots: UnsafeMutableBufferPointer<Int32>?, start: Int = 0,
+        memoized: Bool = false
     ) -> Int? {
-        let small = withUnsafeTemporaryAllocation(of: Frame.self, capacity: 120) { stack in
-            execute(input, whole: whole, slots: slots, start: start, stack: stack)
-        }
+        let small =
+            memoized
+            ? .overflow
+            : withUnsafeTemporaryAllocation(of: Frame.self, capacity: 120) { stack in
+                execute(input, whole: whole, slots: slots, start: start, stack: stack)
+            }
         switch small {
         case .matched(let end): return end
         case .failed: return nil

@@ -121,6 +121,19 @@ struct TextAnswer: Codable, Equatable {
     var before: String?
 }
 
+/// A metadata-style pattern and a text to match it against.
+struct PatternCase: Codable {
+    var pattern: String
+    var text: String
+}
+
+/// Python's answer for a `PatternCase`; `groups` is nil when nothing matches at the start.
+struct PatternAnswer: Codable, Equatable {
+    var whole: Bool
+    var end: Int?
+    var groups: [[Int]?]?
+}
+
 /// Runs `oracle.py` (Python `phonenumbers==9.0.35`) on the cases.
 enum Oracle {
     static func answers(_ cases: [PhoneCase]) throws -> [PhoneAnswer] {
@@ -130,6 +143,11 @@ enum Oracle {
     /// Upstream's viability test and extension split on each text.
     static func textAnswers(_ texts: [String]) throws -> [TextAnswer] {
         try run(texts, arguments: ["--text"])
+    }
+
+    /// Python's `re` on each pattern and text: whole match, and the match at the start with its groups.
+    static func patternAnswers(_ cases: [PatternCase]) throws -> [PatternAnswer] {
+        try run(cases, arguments: ["--pattern"])
     }
 
     private static func run<Input: Encodable, Output: Decodable>(

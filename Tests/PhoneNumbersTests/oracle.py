@@ -7,6 +7,10 @@ extension} or {"ok": false, "reason": <upstream error name>}.
 
 With --text, reads a JSON array of strings and answers, for each, upstream's viability test and extension split
 (the private helpers parse uses): {"viable": bool, "extension": digits or null, "before": text before it or null}.
+
+With --pattern, reads a JSON array of {"pattern", "text"} and answers with Python's re, the leftmost-first engine
+the metadata's patterns are written for: {"whole": bool, "end": end of the match at the start or null, "groups":
+[[start, end] or null, ...]}.
 """
 import json
 import sys
@@ -84,9 +88,24 @@ def text_answer(text):
     }
 
 
+def pattern_answer(case):
+    import re
+    compiled = re.compile(case["pattern"])
+    match = compiled.match(case["text"])
+    groups = None
+    if match:
+        groups = [None if match.span(g) == (-1, -1) else list(match.span(g)) for g in range(1, compiled.groups + 1)]
+    return {
+        "whole": compiled.fullmatch(case["text"]) is not None,
+        "end": match.end() if match else None,
+        "groups": groups,
+    }
+
+
 def main():
     cases = json.load(sys.stdin)
-    respond = text_answer if sys.argv[1:] == ["--text"] else answer
+    modes = {"--text": text_answer, "--pattern": pattern_answer}
+    respond = modes.get(sys.argv[1] if len(sys.argv) > 1 else "", answer)
     json.dump([respond(case) for case in cases], sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
 
