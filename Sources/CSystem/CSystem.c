@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
@@ -129,6 +130,12 @@ int csys_set_cloexec(int fd) {
     int flags = fcntl(fd, F_GETFD);
     if (flags < 0) return -1;
     return fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+}
+
+void csys_name_current_thread(const char *name) {
+    char truncated[16];
+    snprintf(truncated, sizeof truncated, "%s", name);
+    pthread_setname_np(pthread_self(), truncated);
 }
 
 ssize_t csys_send(int fd, const void *buf, size_t len) {

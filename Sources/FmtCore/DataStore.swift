@@ -1,5 +1,10 @@
-import Foundation
 import Glibc
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A data file that could not be loaded: names the file and, when known, the field at fault.
 public struct DataError: WireError, CustomStringConvertible {

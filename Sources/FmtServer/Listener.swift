@@ -1,6 +1,11 @@
 import CSystem
-import Foundation
 import Glibc
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Why the daemon could not get its listening socket.
 public enum ListenerError: Error, CustomStringConvertible {
@@ -53,7 +58,7 @@ public final class Listener: Sendable {
     /// Binds `path` with `mode`, creating its directory when missing.
     public static func bind(path: String, mode: mode_t, backlog: Int32 = 1024) throws(ListenerError) -> Listener {
         guard path.utf8.count < 108 else { throw .pathTooLong(path) }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             do {
                 try FileManager.default.createDirectory(

@@ -1,6 +1,5 @@
 import CSystem
 import FmtCore
-import Foundation
 import Glibc
 
 /// The daemon's lifecycle around its event loops: start the loops on the listener, tell systemd we are
@@ -54,16 +53,7 @@ public final class Server: Sendable {
 
     /// Serves until SIGTERM/SIGINT; `reload` runs on SIGHUP and returns the status line for systemd.
     public func run(status: String, reload: @Sendable () -> (ok: Bool, status: String)) {
-        let finished = DispatchGroup()
-        for loop in loops {
-            finished.enter()
-            let thread = Thread {
-                loop.run()
-                finished.leave()
-            }
-            thread.name = "fmtd-loop-\(loop.index)"
-            thread.start()
-        }
+        let threads = loops.map { loop in LoopThread.start(name: "fmtd-loop-\(loop.index)") { loop.run() } }
         notifier.ready(status: status)
         logger.notice("ready: \(status)")
 
@@ -101,7 +91,7 @@ public final class Server: Sendable {
             }
         }
         for loop in loops { loop.requestStop() }
-        finished.wait()
+        for thread in threads { thread.join() }
         listener.close()
         logger.notice("stopped")
     }
@@ -119,5 +109,38 @@ public final class Server: Sendable {
         logger.warning("SIGUSR2: wedging event loop 0 (debug builds only)")
         loops.first?.wedgeRequested.store(true, ordering: .relaxed)
         #endif
+    }
+}
+
+/// A joinable POSIX thread for one event loop (Foundation's `Thread` would pull all of Foundation into the daemon).
+struct LoopThread {
+    private let handle: pthread_t
+
+    private final class Body {
+        let name: String
+        let run: () -> Void
+        init(_ name: String, _ run: @escaping () -> Void) {
+            self.name = name
+            self.run = run
+        }
+    }
+
+    static func start(name: String, _ run: @escaping @Sendable () -> Void) -> LoopThread {
+        let body = Unmanaged.passRetained(Body(name, run)).toOpaque()
+        var handle = pthread_t()
+        let rc = pthread_create(
+            &handle, nil,
+            { raw in
+                let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+                csys_name_current_thread(body.name)
+                body.run()
+                return nil
+            }, body)
+        precondition(rc == 0, "pthread_create failed: \(rc)")
+        return LoopThread(handle: handle)
+    }
+
+    func join() {
+        _ = pthread_join(handle, nil)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The on-disk form of `data/phone-metadata.json`: numbering plans converted from libphonenumber's
 /// `PhoneNumberMetadata.xml`. Keys are short to keep the file compact; absent optionals are omitted.

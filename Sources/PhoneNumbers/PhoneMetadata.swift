@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why metadata could not be loaded; every case names the offending field.
 public enum PhoneMetadataError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -95,7 +99,7 @@ final class NumberFormat: Sendable {
             && chars[index + 1].isNumber
         {
             let token = String(chars[index...index + 1])
-            let replacement = rule.replacingOccurrences(of: "$1", with: token)
+            let replacement = rule.replacing("$1", with: token)
             return String(chars[..<index]) + replacement + String(chars[(index + 2)...])
         }
         return format

@@ -1,6 +1,11 @@
 import FmtCore
-import Foundation
 import PhoneNumbers
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The `phone` op: parses a phone number as libphonenumber does, validates and types it against the loaded
 /// numbering-plan metadata, and returns every form plus `display`, the form the viewer's region reads. A value

@@ -1,7 +1,12 @@
 import FmtCore
 import FmtServer
-import Foundation
 import Glibc
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// fmtd's command line. Every flag has a sensible default, so `fmtd` alone serves on `/run/fmtd/fmtd.sock`.
 struct DaemonOptions {
@@ -92,7 +97,7 @@ struct DaemonOptions {
                 let directory = try value(flag)
                 configDirectory = directory.isEmpty ? nil : directory
             case "--plugins":
-                let list = try value(flag).split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+                let list = try value(flag).split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }
                 for name in list where !PluginCatalog.names.contains(name) {
                     throw .exit(
                         code: 2,

@@ -1,9 +1,14 @@
 import EmbeddedData
 import FmtCore
 import FmtServer
-import Foundation
 import Glibc
 import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 // fmtd: wire the modules together. Flags → data store → plugins → socket → serve until SIGTERM.
 
@@ -15,7 +20,8 @@ do {
     options = try DaemonOptions(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
 } catch {
     guard case .exit(let code, let message) = error else { exit(2) }
-    FileHandle(fileDescriptor: code == 0 ? 1 : 2).write(Data((message + "\n").utf8))
+    let bytes = Array((message + "\n").utf8)
+    _ = write(code == 0 ? 1 : 2, bytes, bytes.count)
     exit(code)
 }
 let logger = Logger(level: options.logLevel)
@@ -39,7 +45,7 @@ let store = DataStore(source: dataSource(), localDirectory: options.configDirect
 /// The product's languages in its own order (English, Dutch, German); languages added as data follow alphabetically.
 let productOrder = ["en", "nl", "de"]
 let languages = store.list("translations").map {
-    ($0 as NSString).lastPathComponent.replacingOccurrences(of: ".json", with: "")
+    String($0.split(separator: "/").last ?? "").replacing(".json", with: "")
 }
 let resolver = LocaleResolver(
     supported: (languages.isEmpty ? productOrder : languages).sorted { rank($0) < rank($1) })

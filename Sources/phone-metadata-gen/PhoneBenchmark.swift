@@ -1,4 +1,5 @@
 import Foundation
+import PhoneNumbers
 
 #if canImport(Glibc)
 import Glibc

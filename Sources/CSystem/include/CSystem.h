@@ -43,6 +43,8 @@ int csys_unix_connect(int fd, const char *path);
 int csys_is_listening_unix_socket(int fd);
 int csys_set_nonblocking(int fd, int on);
 int csys_set_cloexec(int fd);
+/* Names the calling thread (at most 15 bytes are kept), for top -H and the journal. */
+void csys_name_current_thread(const char *name);
 
 ssize_t csys_send(int fd, const void *buf, size_t len);
 /* Sends one datagram to a unix datagram socket path (abstract when it starts with '@'), never blocking. */
