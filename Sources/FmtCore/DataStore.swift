@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -36,10 +37,35 @@ public struct DataStore: Sendable {
     public let source: Source
     /// The local configuration directory (default `/etc/fmtd`); nil disables local additions.
     public let localDirectory: String?
+    /// When set, every read and listing is fingerprinted into it (see `PluginRegistry.reload`).
+    let readLog: DataReadLog?
 
     public init(source: Source, localDirectory: String?) {
+        self.init(source: source, localDirectory: localDirectory, readLog: nil)
+    }
+
+    init(source: Source, localDirectory: String?, readLog: DataReadLog?) {
         self.source = source
         self.localDirectory = localDirectory
+        self.readLog = readLog
+    }
+
+    /// The same store, fingerprinting what is read through it into `log`.
+    func recording(into log: DataReadLog?) -> DataStore {
+        DataStore(source: source, localDirectory: localDirectory, readLog: log)
+    }
+
+    /// Whether every input in `inputs` still reads the same through this store; an unreadable one has changed.
+    func stillReads(_ inputs: [DataInput: DataFingerprint]) -> Bool {
+        inputs.allSatisfy { input, fingerprint in
+            let current: DataFingerprint?
+            switch input {
+            case .file(let path): current = (try? read(path)).map { DataFingerprint($0) }
+            case .listing(let directory): current = DataFingerprint(list(directory))
+            case .localFiles(let subdirectory): current = (try? localFiles(subdirectory)).map { DataFingerprint($0) }
+            }
+            return current == fingerprint
+        }
     }
 
     /// `embedded` or the directory path, for `info` and logs.
@@ -52,13 +78,16 @@ public struct DataStore: Sendable {
 
     /// Reads a data file by its path under the data root (`address-formats.json`).
     public func read(_ path: String) throws(DataError) -> [UInt8] {
+        let bytes: [UInt8]
         switch source {
         case .directory(let root):
-            return try Self.readFile(root + "/" + path, name: path)
+            bytes = try Self.readFile(root + "/" + path, name: path)
         case .embedded(let files):
             guard let text = files[path] else { throw DataError(file: path, "missing from the embedded data") }
-            return Array(text.utf8)
+            bytes = Array(text.utf8)
         }
+        readLog?.record(.file(path), DataFingerprint(bytes))
+        return bytes
     }
 
     /// Reads and parses a JSON data file; a syntax error names the file and byte offset.
@@ -73,21 +102,30 @@ public struct DataStore: Sendable {
 
     /// The `.json` files directly inside a data subdirectory (`translations` → `translations/de.json`), sorted.
     public func list(_ directory: String) -> [String] {
+        let paths: [String]
         switch source {
         case .directory(let root):
             let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + directory)) ?? []
-            return names.filter { $0.hasSuffix(".json") }.sorted().map { directory + "/" + $0 }
+            paths = names.filter { $0.hasSuffix(".json") }.sorted().map { directory + "/" + $0 }
         case .embedded(let files):
-            return files.keys.filter {
+            paths = files.keys.filter {
                 $0.hasPrefix(directory + "/") && $0.hasSuffix(".json")
                     && !$0.dropFirst(directory.count + 1).contains("/")
             }.sorted()
         }
+        readLog?.record(.listing(directory), DataFingerprint(paths))
+        return paths
     }
 
     /// The local `*.json` files in `<localDirectory>/<subdirectory>` (`address-formats.d`), sorted by name,
     /// as full paths with their bytes. A missing directory is no additions; an unreadable file is an error.
     public func localFiles(_ subdirectory: String) throws(DataError) -> [(path: String, bytes: [UInt8])] {
+        let files = try readLocalFiles(subdirectory)
+        readLog?.record(.localFiles(subdirectory), DataFingerprint(files))
+        return files
+    }
+
+    private func readLocalFiles(_ subdirectory: String) throws(DataError) -> [(path: String, bytes: [UInt8])] {
         guard let localDirectory else { return [] }
         let directory = localDirectory + "/" + subdirectory
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
@@ -116,4 +154,51 @@ public struct DataStore: Sendable {
             }
         }
     }
+}
+
+/// One thing a plugin read from a `DataStore`.
+enum DataInput: Hashable, Sendable {
+    case file(String)
+    case listing(String)
+    case localFiles(String)
+}
+
+/// Length and a keyed 64-bit hash (Swift's per-process seeded SipHash) of what was read: enough to tell whether a
+/// reload would read the same bytes again, without keeping a copy of them.
+struct DataFingerprint: Hashable, Sendable {
+    let count: Int
+    let hash: Int
+
+    init(_ bytes: [UInt8]) {
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        count = bytes.count
+        hash = hasher.finalize()
+    }
+
+    init(_ paths: [String]) {
+        self.init(Array(paths.joined(separator: "\n").utf8))
+    }
+
+    init(_ files: [(path: String, bytes: [UInt8])]) {
+        var hasher = Hasher()
+        for file in files {
+            hasher.combine(file.path)
+            hasher.combine(file.bytes.count)
+            file.bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+        count = files.count
+        hash = hasher.finalize()
+    }
+}
+
+/// What one plugin read while loading.
+final class DataReadLog: Sendable {
+    private let inputs = Mutex<[DataInput: DataFingerprint]>([:])
+
+    func record(_ input: DataInput, _ fingerprint: DataFingerprint) {
+        inputs.withLock { $0[input] = fingerprint }
+    }
+
+    var recorded: [DataInput: DataFingerprint] { inputs.withLock { $0 } }
 }

@@ -56,6 +56,7 @@ enum BuiltinOps {
                 "ok": JSONValue(reloads.succeeded), "failed": JSONValue(reloads.failed),
                 "lastError": JSONValue(reloads.lastError),
                 "lastDurationUs": reloads.lastDurationMicroseconds.map { JSONValue($0) } ?? .null,
+                "lastKept": .array(reloads.lastKept.map { JSONValue($0) }),
                 "generation": JSONValue(registry?.current.generation ?? 0),
             ],
         ]
