@@ -27,6 +27,8 @@ struct Options {
           --pid PID         the daemon's pid for /proc readings (default: SO_PEERCRED of the first connection)
           --vectors DIR     the vector files (default data/vectors under the current directory)
           --reloads K       with --reload: SIGHUPs per run, evenly spaced (default 4)
+          --change-data DIR with --reload: append a space to every *.json under DIR before each SIGHUP, so every
+                            plugin reading from it loads anew (give fmtd the same DIR: -- --data-dir DIR)
           --iterations N    with --micro: calls per request line and measurement (default 2000)
           --data-dir DIR    with --micro: the data to load plugins from (default data)
           --json            print one JSON object with every figure instead of the text report
@@ -54,6 +56,8 @@ struct Options {
     var vectorsDirectory = "data/vectors"
     var dataDirectory = "data"
     var reloads = 4
+    /// With --reload: a data directory whose JSON files all change (a trailing space) before each SIGHUP.
+    var changeDataDirectory: String?
     var iterations = 2000
     var idleConnections = 2000
     var fmtdPath: String?
@@ -105,6 +109,7 @@ struct Options {
             case "--vectors": vectorsDirectory = try value(argument)
             case "--data-dir": dataDirectory = try value(argument)
             case "--reloads": reloads = try integer(argument)
+            case "--change-data": changeDataDirectory = try value(argument)
             case "--iterations": iterations = try integer(argument)
             case "--json": json = true
             case "--echo": mode = .echo

@@ -145,6 +145,19 @@ final class Bench {
 
     // MARK: - Reload under load
 
+    /// Appends a space (JSON whitespace) to every `*.json` file under `directory`: new bytes, same meaning.
+    static func touchJSON(under directory: String) throws {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory) else {
+            throw BenchError("cannot read \(directory)")
+        }
+        for case let path as String in enumerator where path.hasSuffix(".json") {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/" + path))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(" ".utf8))
+            try handle.close()
+        }
+    }
+
     func reload() throws {
         let (socket, knownPID) = try daemon()
         let control = try ControlClient(path: socket)
@@ -164,6 +177,7 @@ final class Bench {
                     let at = started + UInt64(Double(index) * self.options.duration / Double(reloads + 1) * 1e9)
                     let now = csys_monotonic_nsec()
                     if at > now { sleep(seconds: Double(at - now) / 1e9) }
+                    if let directory = self.options.changeDataDirectory { try Self.touchJSON(under: directory) }
                     let before = try control.reloadState().count
                     let sent = csys_monotonic_nsec()
                     kill(pid, SIGHUP)
