@@ -115,7 +115,8 @@ install_unit() {
     name=$1
     target=$DESTDIR$UNITDIR/$name
     echo "+ install -m 0644 $here/$name $target (ExecStart=$bindir/fmtd --config-dir $confdir)"
-    sed -e "s|/usr/local/bin/fmtd|$bindir/fmtd|g" -e "s|--config-dir /etc/fmtd|--config-dir $confdir|g" \
+    sed -e "s|/usr/local/bin/fmtd|$bindir/fmtd|g" -e "s|/usr/local/bin/fmtq|$bindir/fmtq|g" \
+        -e "s|--config-dir /etc/fmtd|--config-dir $confdir|g" \
         "$here/$name" > "$target.tmp"
     chmod 0644 "$target.tmp"
     mv "$target.tmp" "$target"

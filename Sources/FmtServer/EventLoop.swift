@@ -42,6 +42,9 @@ final class EventLoop: @unchecked Sendable {
     let wedgeRequested = Atomic<Bool>(false)
     #endif
 
+    /// The daemon's effective uid, always allowed: a peer running as it could signal or trace the daemon anyway.
+    private let ownUID = geteuid()
+
     init(
         index: Int, listener: Listener, dispatcher: Dispatcher, configuration: ServerConfiguration,
         counters: ServerCounters, logger: Logger
@@ -203,7 +206,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func isAllowed(_ peer: PeerCredentials) -> Bool {
         if configuration.allowedUIDs == nil && configuration.allowedGIDs == nil { return true }
-        return configuration.allowedUIDs?.contains(peer.uid) == true
+        return peer.uid == ownUID || configuration.allowedUIDs?.contains(peer.uid) == true
             || configuration.allowedGIDs?.contains(peer.gid) == true
     }
 

@@ -12,7 +12,8 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(300)
     /// How long SIGTERM waits for buffered responses to drain.
     public var shutdownTimeout: Duration = .seconds(5)
-    /// When set, only peers with these uids (or `allowedGIDs`) are served; root is not special.
+    /// When set, only peers with these uids (or `allowedGIDs`) are served, plus the daemon's own uid, which may
+    /// signal it anyway (`fmtq reload` runs as it from `ExecReload=`); root is not special.
     public var allowedUIDs: Set<UInt32>?
     public var allowedGIDs: Set<UInt32>?
 

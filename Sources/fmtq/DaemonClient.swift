@@ -48,6 +48,22 @@ struct DaemonClient {
         }
     }
 
+    /// The daemon's pid from SO_PEERCRED.
+    var peerPID: Int32? {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        var gid: UInt32 = 0
+        guard csys_peer_credentials(fd, &pid, &uid, &gid) == 0, pid > 0 else { return nil }
+        return pid
+    }
+
+    /// Sends one request and returns the response object (nil when the line is not a JSON object).
+    mutating func ask(_ request: JSONObject) throws(Failure) -> JSONObject? {
+        try send(JSONWriter.encode(.object(request)) + [0x0A])
+        guard case .object(let response)? = try? JSONReader.parse(try readLine()) else { return nil }
+        return response
+    }
+
     func shutdownWrite() {
         Glibc.shutdown(fd, Int32(SHUT_WR))
     }

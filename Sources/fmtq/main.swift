@@ -17,6 +17,7 @@ let usage = """
     Commands:
     \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
       raw       Send request lines as given (argument or stdin) and print the response lines
+      reload    Reload the daemon's data and wait: exit 0 when it loaded, 1 when it was refused
 
     Options for every command:
       --socket PATH   the daemon's socket
@@ -89,6 +90,14 @@ if name == "raw" {
         fail("fmtq: the daemon closed the connection before answering", status: 3)
     }
     exit(status)
+}
+
+if name == ReloadCommand.name {
+    if wantsHelp {
+        print(ReloadCommand.help)
+        exit(0)
+    }
+    ReloadCommand.run(&arguments, connect: connect)
 }
 
 guard let command = commands.first(where: { $0.name == name }) else {

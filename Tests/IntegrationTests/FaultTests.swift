@@ -175,7 +175,7 @@ import Testing
         #expect(stats["connections"]?.objectValue?["forbidden"] == .number(JSONNumber(attempts.count)))
 
         for allowList in [["--allow-uid", "0,65534"], ["--allow-gid", "65534"]] {
-            // Under `--allow-gid 65534` alone the test itself (root) is refused, so wait for connections, not a ping.
+            // The test itself runs as the daemon's own user, which is always served.
             let allowing = try Daemon.start(arguments: ["--socket-mode", "0666"] + allowList, waitForPing: false)
             let fmtq = try Self.fmtqForNobody(in: allowing.directory)
             let served = try Self.runAsNobody(fmtq, ["--socket", allowing.socketPath, "--json", "ping"])

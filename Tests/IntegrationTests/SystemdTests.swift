@@ -10,13 +10,14 @@ import Testing
     static let analyze = "/usr/bin/systemd-analyze"
     static let socketActivate = "/usr/bin/systemd-socket-activate"
 
-    /// Copies the units (and the example drop-in, as a real drop-in) to a fresh directory with `ExecStart=`
-    /// pointing at the binary just built, since `verify` refuses a unit whose binary does not exist.
+    /// Copies the units (and the example drop-in, as a real drop-in) to a fresh directory with `ExecStart=` and
+    /// `ExecReload=` pointing at the binaries just built, since `verify` refuses a unit whose binary does not exist.
     static func unitsWithBuiltBinary() throws -> String {
         let directory = try Paths.temporaryDirectory()
         for name in ["fmtd.socket", "fmtd.service"] {
             let text = try String(contentsOfFile: systemdDirectory + "/" + name, encoding: .utf8)
             try text.replacingOccurrences(of: "/usr/local/bin/fmtd", with: Paths.fmtd)
+                .replacingOccurrences(of: "/usr/local/bin/fmtq", with: Paths.fmtq)
                 .write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
         }
         let dropIns = directory + "/fmtd.service.d"
@@ -46,7 +47,10 @@ import Testing
     @Test func theServiceNotifiesReloadsOnSighupKeepsAWatchdogAndRunsAsUserFmtd() throws {
         let service = try UnitFile(path: Self.systemdDirectory + "/fmtd.service")
         #expect(service.values("Service", "Type") == ["notify"])
-        #expect(service.values("Service", "ExecReload") == ["/bin/kill -HUP $MAINPID"])
+        #expect(
+            service.values("Service", "ExecReload") == [
+                "/usr/local/bin/fmtq --socket /run/fmtd/fmtd.sock reload --pid $MAINPID"
+            ])
         #expect(service.values("Service", "Restart") == ["on-failure"])
         #expect(service.values("Service", "WatchdogSec").count == 1)
         #expect(service.values("Service", "User") == ["fmtd"])
@@ -247,6 +251,10 @@ import Testing
         // Outside /usr and /usr/local, where systemd does not look for units, they go to /etc/systemd/system.
         let unit = try UnitFile(path: destdir + "/etc/systemd/system/fmtd.service")
         #expect(unit.values("Service", "ExecStart") == ["/opt/fmtd/bin/fmtd --config-dir /etc/fmtd"])
+        #expect(
+            unit.values("Service", "ExecReload") == [
+                "/opt/fmtd/bin/fmtq --socket /run/fmtd/fmtd.sock reload --pid $MAINPID"
+            ])
         let local = destdir + "/etc/fmtd/address-formats.d/fr.json"
         try Self.franceFormat.write(toFile: local, atomically: true, encoding: .utf8)
 
