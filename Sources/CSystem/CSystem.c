@@ -74,6 +74,12 @@ int csys_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid) {
     return 0;
 }
 
+int32_t csys_peer_pid(int fd) {
+    int32_t pid;
+    uint32_t uid, gid;
+    return csys_peer_credentials(fd, &pid, &uid, &gid) == 0 && pid > 0 ? pid : -1;
+}
+
 int csys_unix_socket(int nonblocking) {
     return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0), 0);
 }

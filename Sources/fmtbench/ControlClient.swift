@@ -36,11 +36,8 @@ final class ControlClient {
 
     /// The peer's pid from SO_PEERCRED.
     var peerPID: Int32? {
-        var pid: Int32 = 0
-        var uid: UInt32 = 0
-        var gid: UInt32 = 0
-        guard csys_peer_credentials(fd, &pid, &uid, &gid) == 0, pid > 0 else { return nil }
-        return pid
+        let pid = csys_peer_pid(fd)
+        return pid > 0 ? pid : nil
     }
 
     func send(_ line: String) throws(BenchError) {

@@ -44,11 +44,8 @@ enum DifferentialCases {
     /// Deterministic pseudo-random numbers around each region's calling code and prefixes, to probe paths the
     /// example numbers miss (national prefix stripping, IDDs, invalid lengths, shared calling codes).
     static func random(_ document: PhoneMetadataDocument, count: Int) -> [PhoneCase] {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = SeededNumbers(seed: 0x9E37_79B9_7F4A_7C15)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         let regions = document.territories.filter { $0.id != "001" }
         let separators = ["", " ", "-", ".", " (", ") ", "/"]
         var cases: [PhoneCase] = []
@@ -87,11 +84,8 @@ enum DifferentialCases {
     /// Deterministic pseudo-random text built from number-like tokens: digits in several scripts, plus signs,
     /// punctuation, letters, extension labels and RFC 3966 parts.
     static func noisy(count: Int) -> [PhoneCase] {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = SeededNumbers(seed: 0x2545_F491_4F6C_DD1D)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         let tokens = [
             "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "06", "00", "011", "31", "44", "49", "1", "20", "800",
             "１", "２", "٣", "۴", "५", "+", "＋", " ", "-", ".", "(", ")", "/", "~", "*", "#", ",", ";", "x", "X",

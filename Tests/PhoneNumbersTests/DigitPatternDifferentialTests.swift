@@ -6,11 +6,8 @@ import Testing
 /// Generated patterns in the subset upstream's metadata uses, each with texts that match, nearly match and do not.
 enum PatternCases {
     static func generated(count: Int) -> [PatternCase] {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = SeededNumbers(seed: 0x2545_F491_4F6C_DD1D)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         func digit() -> String { String(next(10)) }
 
         /// A pattern fragment and a text it matches.

@@ -184,3 +184,16 @@ enum Oracle {
         return answers
     }
 }
+
+/// A fixed-seed pseudo-random sequence (a 64-bit LCG, high bits), so generated test cases are the same every run.
+struct SeededNumbers {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    /// A number in `0..<bound`.
+    mutating func next(_ bound: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(bound))
+    }
+}

@@ -8,11 +8,8 @@ enum TextCases {
     /// separators, letters with the oracle's case-insensitive equivalents, labels in every spelling, separator runs
     /// and extension digits around each length limit.
     static func generated(count: Int) -> [String] {
-        var state: UInt64 = 0x51_7CC1_B727_220A
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = SeededNumbers(seed: 0x51_7CC1_B727_220A)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         let digits = ["1", "5", "0", "\u{663}", "\u{FF11}", "\u{1D7D7}", "12", "123", "1234567"]
         let punctuation = [
             " ", "-", ".", "(", ")", "/", "~", "*", "x", "X", "\u{A0}", "\u{2010}", "\u{FF0E}", "\u{3000}", "[", "]",

@@ -34,6 +34,8 @@ int csys_eventfd_drain(int fd);
 /* Accepts a connection as non-blocking and close-on-exec; -1 with errno on failure. */
 int csys_accept(int listen_fd);
 int csys_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
+/* The peer's pid (SO_PEERCRED), or -1. */
+int32_t csys_peer_pid(int fd);
 
 int csys_unix_socket(int nonblocking);
 /* Binds and listens on a path; -2 when the path does not fit sockaddr_un. */
