@@ -27,6 +27,8 @@ public enum CoreError: WireError, Equatable {
     case invalidField(String, message: String)
     /// The line exceeds the configured maximum length.
     case tooLarge(limit: Int)
+    /// An unfinished line took longer than the line timeout to arrive (a slowloris client); the connection closes.
+    case lineTimeout(seconds: Int)
     /// The daemon is at a limit (connections) and refuses this client.
     case overloaded(String)
     /// The peer is not in the allowed uid/gid lists.
@@ -41,6 +43,7 @@ public enum CoreError: WireError, Equatable {
         case .unknownOp: "unknown_op"
         case .invalidField: "invalid_field"
         case .tooLarge: "too_large"
+        case .lineTimeout: "line_timeout"
         case .overloaded: "overloaded"
         case .forbidden: "forbidden"
         case .internal: "internal"
@@ -54,6 +57,8 @@ public enum CoreError: WireError, Equatable {
         case .unknownOp(let op): "Unknown op \"\(op)\"; `fmtq info` lists the ops this daemon serves."
         case .invalidField(_, let message): message
         case .tooLarge(let limit): "The request line is longer than \(limit) bytes; it was discarded."
+        case .lineTimeout(let seconds):
+            "The request line was still unfinished after \(seconds) s; the connection is closed."
         case .overloaded(let detail): detail
         case .forbidden(let detail): detail
         case .internal(let detail): "Internal error: \(detail)."

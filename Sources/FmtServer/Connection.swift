@@ -22,6 +22,8 @@ final class Connection {
     /// Reading is paused because the client does not read its responses.
     var readPaused = false
     var lastActivity: UInt64
+    /// When the last line completed (or the connection opened): an unfinished line is as old as this.
+    var lastLineEnd: UInt64
     /// The epoll interest currently registered, to avoid redundant `epoll_ctl` calls.
     var interest: UInt32 = 0
 
@@ -29,6 +31,7 @@ final class Connection {
         self.fd = fd
         self.peer = peer
         self.lastActivity = now
+        self.lastLineEnd = now
     }
 
     var pendingOutput: Int { output.count - outputStart }

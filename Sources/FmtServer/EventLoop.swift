@@ -98,7 +98,7 @@ final class EventLoop: @unchecked Sendable {
             }
             if now &- lastSweep >= 1_000_000 {
                 lastSweep = now
-                closeIdleConnections(now: now)
+                closeStalledConnections(now: now)
             }
         }
         for connection in Array(connections.values) { close(connection) }
@@ -284,6 +284,7 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
             let newline = start + offset
+            connection.lastLineEnd = connection.lastActivity
             let piece = UnsafeBufferPointer(rebasing: bytes[start..<newline])
             start = newline + 1
             if connection.discarding {
@@ -368,12 +369,30 @@ final class EventLoop: @unchecked Sendable {
         connection.interest = interest
     }
 
-    private func closeIdleConnections(now: UInt64) {
-        let timeout = configuration.idleTimeout.components
-        let limit = UInt64(timeout.seconds) * 1_000_000 + UInt64(timeout.attoseconds / 1_000_000_000_000)
-        for connection in Array(connections.values) where now &- connection.lastActivity > limit {
-            counters.connectionsIdleClosed.add(1, ordering: .relaxed)
-            close(connection)
+    /// Closes connections idle past `idleTimeout`, and those whose unfinished line is older than `lineTimeout`
+    /// (unless reading is paused because the client does not read: then the wait is ours, not theirs).
+    private func closeStalledConnections(now: UInt64) {
+        func micros(_ duration: Duration) -> UInt64 {
+            UInt64(duration.components.seconds) * 1_000_000
+                + UInt64(duration.components.attoseconds / 1_000_000_000_000)
+        }
+        let idleLimit = micros(configuration.idleTimeout)
+        let lineLimit = micros(configuration.lineTimeout)
+        for connection in Array(connections.values) {
+            if now &- connection.lastActivity > idleLimit {
+                counters.connectionsIdleClosed.add(1, ordering: .relaxed)
+                close(connection)
+            } else if !connection.input.isEmpty || connection.discarding, !connection.readPaused,
+                connection.backlog.isEmpty, now &- connection.lastLineEnd > lineLimit
+            {
+                counters.connectionsLineTimeouts.add(1, ordering: .relaxed)
+                logger.info("closing connection \(connection.fd) from \(connection.peer): unfinished line timed out")
+                let seconds = Int(configuration.lineTimeout.components.seconds)
+                var line: [UInt8] = []
+                Dispatcher.appendError(CoreError.lineTimeout(seconds: seconds), id: .null, to: &line)
+                _ = line.withUnsafeBytes { csys_send(connection.fd, $0.baseAddress, $0.count) }
+                close(connection)
+            }
         }
     }
 

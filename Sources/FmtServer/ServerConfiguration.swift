@@ -10,6 +10,9 @@ public struct ServerConfiguration: Sendable {
     public var maxOutputBytes = 1024 * 1024
     /// Connections with no traffic for this long are closed.
     public var idleTimeout: Duration = .seconds(300)
+    /// How long an unfinished line may take to arrive, so a client dribbling bytes cannot hold a connection slot
+    /// forever; lines that keep completing never trip it.
+    public var lineTimeout: Duration = .seconds(30)
     /// How long SIGTERM waits for buffered responses to drain.
     public var shutdownTimeout: Duration = .seconds(5)
     /// When set, only peers with these uids (or `allowedGIDs`) are served, plus the daemon's own uid, which may

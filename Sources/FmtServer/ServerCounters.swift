@@ -11,6 +11,8 @@ public final class ServerCounters: Sendable {
     /// Refused by `--allow-uid`/`--allow-gid`.
     public let connectionsForbidden = Atomic<Int>(0)
     public let connectionsIdleClosed = Atomic<Int>(0)
+    /// Closed because an unfinished line outlived `--line-timeout`.
+    public let connectionsLineTimeouts = Atomic<Int>(0)
     public let linesTooLarge = Atomic<Int>(0)
     /// Times a client that does not read its responses was paused.
     public let readPauses = Atomic<Int>(0)
@@ -30,6 +32,7 @@ public final class ServerCounters: Sendable {
             "overloaded": JSONValue(connectionsOverloaded.load(ordering: .relaxed)),
             "forbidden": JSONValue(connectionsForbidden.load(ordering: .relaxed)),
             "idleClosed": JSONValue(connectionsIdleClosed.load(ordering: .relaxed)),
+            "lineTimeouts": JSONValue(connectionsLineTimeouts.load(ordering: .relaxed)),
             "tooLarge": JSONValue(linesTooLarge.load(ordering: .relaxed)),
             "readPauses": JSONValue(readPauses.load(ordering: .relaxed)),
         ]

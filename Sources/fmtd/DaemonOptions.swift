@@ -28,6 +28,7 @@ struct DaemonOptions {
           --max-connections N    open connections before new ones are refused with `overloaded` (default 4096)
           --max-output BYTES     buffered responses per connection before reading pauses (default 1048576)
           --idle-timeout SEC     close connections idle this long (default 300)
+          --line-timeout SEC     close a connection whose unfinished line is older than this (default 30)
           --shutdown-timeout SEC how long SIGTERM waits for buffered responses (default 5)
           --allow-uid LIST       only serve peers with these uids (or --allow-gid); comma-separated numbers
           --allow-gid LIST       only serve peers with these gids
@@ -109,6 +110,7 @@ struct DaemonOptions {
             case "--max-connections": server.maxConnections = max(1, try number(flag, try value(flag)))
             case "--max-output": server.maxOutputBytes = max(1024, try number(flag, try value(flag)))
             case "--idle-timeout": server.idleTimeout = .seconds(max(1, try number(flag, try value(flag))))
+            case "--line-timeout": server.lineTimeout = .seconds(max(1, try number(flag, try value(flag))))
             case "--shutdown-timeout": server.shutdownTimeout = .seconds(try number(flag, try value(flag)))
             case "--allow-uid": server.allowedUIDs = try ids(flag, try value(flag))
             case "--allow-gid": server.allowedGIDs = try ids(flag, try value(flag))

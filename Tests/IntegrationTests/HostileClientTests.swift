@@ -275,6 +275,34 @@ import Testing
         print("slowloris: 200 clients × \(lines[0].count) bytes at 50 ms; worst single probe round trip \(worst) ms")
     }
 
+    /// A slowloris that never finishes its line is closed after `--line-timeout`; a slow client whose lines do
+    /// finish is not, however long it stays.
+    @Test func aLineThatNeverFinishesIsClosedAfterTheLineTimeoutButSlowCompleteLinesAreServed() throws {
+        let daemon = try Daemon.start(arguments: ["--line-timeout", "1"])
+        let dribbler = try daemon.connect()
+        let steady = try daemon.connect()
+        var answered = 0
+        for tick in 0..<10 {
+            // Once closed, its sends fail; it keeps trying, as a slowloris would.
+            try? dribbler.send(tick == 0 ? #"{"op":"ping","id":"#.utf8.map { $0 } : [0x31])
+            // Each of steady's lines arrives in two halves, 300 ms apart: 3 s in all, never 1 s without a newline.
+            try steady.send(
+                tick % 2 == 0 ? #"{"op":"ping","#.utf8.map { $0 } : #""id":\#(tick)}"#.utf8.map { $0 } + [0x0A])
+            if tick % 2 == 1 {
+                #expect(try LineClient.object(try steady.readLine())["id"] == .number(JSONNumber(tick)))
+                answered += 1
+            }
+            usleep(300_000)
+        }
+        #expect(answered == 5)
+        let closing = try LineClient.object(try dribbler.readLine())
+        #expect(closing["error"]?.objectValue?["code"] == "line_timeout", "\(closing)")
+        #expect(dribbler.isClosedByPeer())
+        #expect(try steady.requestObject(#"{"op":"ping","id":"still"}"#)["id"] == "still")
+        let connections = try daemon.requestObject(#"{"op":"stats"}"#)["connections"]?.objectValue
+        #expect(connections?["lineTimeouts"] == JSONValue(1))
+    }
+
     @Test func oneHundredThousandPipelinedRequestsComeBackInOrder() throws {
         let probe = try HealthProbe.start()
         let client = try probe.daemon.connect(timeoutSeconds: 30)
