@@ -10,9 +10,10 @@ struct PatternSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
 /// A compiled metadata pattern over ASCII digits.
 ///
 /// Supports the subset upstream's metadata uses: digits, `\d`, character classes with ranges, capturing and
-/// `(?:)` groups, alternation, `?`, `*`, `+`, `{n}`, `{n,}`, `{n,m}` and the `$` anchor. Matching is
-/// backtracking in priority order (alternatives left to right, greedy repeats), which gives the same match ends
-/// and captures as the leftmost-first engines the metadata was written for.
+/// `(?:)` groups, alternation, `?`, `*`, `+`, `{n}`, `{n,}`, `{n,m}` and the `$` anchor; a quantifier after a
+/// quantifier is refused. Matching is backtracking in priority order (alternatives left to right, greedy
+/// repeats), which gives the same match ends and captures as the leftmost-first engines the metadata was written
+/// for; a search that runs long continues memoized, so matching stays linear in program size × input length.
 final class DigitPattern: @unchecked Sendable {
     enum Instruction: Sendable {
         case digit(UInt16)
