@@ -102,9 +102,7 @@ public final class PluginRegistry: Sendable {
         } catch {
             result = .failure(error)
         }
-        let elapsed = started.duration(to: .now)
-        let micros =
-            Int(elapsed.components.seconds) * 1_000_000 + Int(elapsed.components.attoseconds / 1_000_000_000_000)
+        let micros = Int(started.duration(to: .now).wholeMicroseconds)
         reloads.withLock { record in
             record.lastDurationMicroseconds = micros
             switch result {

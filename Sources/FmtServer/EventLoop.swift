@@ -111,8 +111,7 @@ final class EventLoop: @unchecked Sendable {
         if listening {
             listening = false
             if acceptPausedUntil == nil { _ = csys_epoll_del(epoll, listener.fd) }
-            let timeout = configuration.shutdownTimeout.components
-            drainDeadline = now + UInt64(timeout.seconds) * 1_000_000 + UInt64(timeout.attoseconds / 1_000_000_000_000)
+            drainDeadline = now + UInt64(configuration.shutdownTimeout.wholeMicroseconds)
             // Answer what clients already sent, then treat every connection as half-closed: it closes once its
             // responses are flushed, and an idle one closes at once.
             for connection in Array(connections.values) {
@@ -211,10 +210,15 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func refuse(_ fd: Int32, _ error: CoreError) {
+        sendLastWord(error, to: fd)
+        Glibc.close(fd)
+    }
+
+    /// One error line, sent without waiting, before the connection on `fd` is closed.
+    private func sendLastWord(_ error: CoreError, to fd: Int32) {
         var line: [UInt8] = []
         Dispatcher.appendError(error, id: .null, to: &line)
         _ = line.withUnsafeBytes { csys_send(fd, $0.baseAddress, $0.count) }
-        Glibc.close(fd)
     }
 
     private func handle(fd: Int32, events: UInt32, now: UInt64) {
@@ -372,12 +376,8 @@ final class EventLoop: @unchecked Sendable {
     /// Closes connections idle past `idleTimeout`, and those whose unfinished line is older than `lineTimeout`
     /// (unless reading is paused because the client does not read: then the wait is ours, not theirs).
     private func closeStalledConnections(now: UInt64) {
-        func micros(_ duration: Duration) -> UInt64 {
-            UInt64(duration.components.seconds) * 1_000_000
-                + UInt64(duration.components.attoseconds / 1_000_000_000_000)
-        }
-        let idleLimit = micros(configuration.idleTimeout)
-        let lineLimit = micros(configuration.lineTimeout)
+        let idleLimit = UInt64(configuration.idleTimeout.wholeMicroseconds)
+        let lineLimit = UInt64(configuration.lineTimeout.wholeMicroseconds)
         for connection in Array(connections.values) {
             if now &- connection.lastActivity > idleLimit {
                 counters.connectionsIdleClosed.add(1, ordering: .relaxed)
@@ -388,9 +388,7 @@ final class EventLoop: @unchecked Sendable {
                 counters.connectionsLineTimeouts.add(1, ordering: .relaxed)
                 logger.info("closing connection \(connection.fd) from \(connection.peer): unfinished line timed out")
                 let seconds = Int(configuration.lineTimeout.components.seconds)
-                var line: [UInt8] = []
-                Dispatcher.appendError(CoreError.lineTimeout(seconds: seconds), id: .null, to: &line)
-                _ = line.withUnsafeBytes { csys_send(connection.fd, $0.baseAddress, $0.count) }
+                sendLastWord(.lineTimeout(seconds: seconds), to: connection.fd)
                 close(connection)
             }
         }

@@ -98,8 +98,7 @@ public final class Server: Sendable {
 
     private func loopsAreTurning(within limit: Duration) -> Bool {
         let now = csys_monotonic_usec()
-        let limitMicros =
-            UInt64(limit.components.seconds) * 1_000_000 + UInt64(limit.components.attoseconds / 1_000_000_000_000)
+        let limitMicros = UInt64(limit.wholeMicroseconds)
         return loops.allSatisfy { now &- $0.heartbeat.load(ordering: .relaxed) <= limitMicros }
     }
 

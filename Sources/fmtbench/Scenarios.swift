@@ -71,16 +71,25 @@ final class Bench {
             checkOK: checkOK)
     }
 
-    func load() throws {
-        let (socket, pid) = try daemon()
-        let (cycle, ops) = try cycle(servedBy: socket)
+    /// `--runs` runs of one load against one target, each reported, then their median (reported when there are
+    /// several).
+    private func measuredRuns(
+        socket: String, target: String, pid: Int32?, cycle: RequestCycle, checkOK: Bool
+    ) throws -> (runs: [LoadResult], median: LoadResult) {
         let results = try (1...options.runs).map { run in
-            let result = try runner(socket: socket, target: "fmtd", pid: pid, cycle: cycle, checkOK: true).run()
+            let result = try runner(socket: socket, target: target, pid: pid, cycle: cycle, checkOK: checkOK).run()
             report(result, label: "run \(run)")
             return result
         }
         let median = results.medianResult!
         if options.runs > 1 { report(median, label: "median of \(options.runs)") }
+        return (results, median)
+    }
+
+    func load() throws {
+        let (socket, pid) = try daemon()
+        let (cycle, ops) = try cycle(servedBy: socket)
+        let (results, median) = try measuredRuns(socket: socket, target: "fmtd", pid: pid, cycle: cycle, checkOK: true)
         summary.append("mode", "load")
         summary.append("mix", JSONValue(ops))
         summary.append("fmtd", .object(median.json))
@@ -90,15 +99,8 @@ final class Bench {
     func echo() throws {
         let server = try ChildProcess.echoServer()
         let (cycle, ops) = try cycle(servedBy: nil)
-        let results = try (1...options.runs).map { run in
-            let result = try runner(
-                socket: server.socketPath, target: "echo", pid: server.pid, cycle: cycle, checkOK: false
-            ).run()
-            report(result, label: "run \(run)")
-            return result
-        }
-        let median = results.medianResult!
-        if options.runs > 1 { report(median, label: "median of \(options.runs)") }
+        let (_, median) = try measuredRuns(
+            socket: server.socketPath, target: "echo", pid: server.pid, cycle: cycle, checkOK: false)
         summary.append("mode", "echo")
         summary.append("mix", JSONValue(ops))
         summary.append("echo", .object(median.json))
