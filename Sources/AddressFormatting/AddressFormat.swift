@@ -117,7 +117,13 @@ struct AddressFormat: Sendable {
             guard let code = example.first(where: { $0.field == .postalCode })?.value else {
                 throw fail("example.postalCode", "is required when the format has a postal-code rule")
             }
-            guard rule.normalize(code) == code else {
+            switch rule.check(code) {
+            case .normalized(code): break
+            case .overLimit:
+                throw fail("postalCode.pattern", "matching the example \"\(code)\" exceeds ICU's step limit")
+            case .tooLong:
+                throw fail("example.postalCode", "is longer than \(PostalCodeRule.maximumLength) characters")
+            default:
                 throw fail("example.postalCode", "\"\(code)\" is not written as the rule normalises it")
             }
         }

@@ -5,6 +5,10 @@ import FmtCore
 public struct AddressPlugin: FormatterPlugin {
     public static let name = "address"
     public static let ops = ["address", "addressFormat"]
+    /// The longest postal code a country's rule checks, in Unicode scalars after trimming and collapsing spaces;
+    /// a longer one is shown as entered with the `postal_code_format` warning. The longest codes in use have
+    /// 10 characters (`12345-6789`); the bound keeps any pattern's backtracking to a small input.
+    public static let maximumPostalCodeLength = 32
 
     private let catalog: FormatCatalog
     private let labels: LabelTable

@@ -30,9 +30,8 @@ final class CompiledPattern: @unchecked Sendable {
         fmt_icu_address_pattern_close(handle)
     }
 
-    /// Matches the whole of `text`; on a match, the text of the whole match (index 0) and of each group,
-    /// nil for a group that took no part.
-    func wholeMatch(_ text: String) -> [Substring?]? {
+    /// Matches the whole of `text` under the shim's step and backtrack-stack limits.
+    func wholeMatch(_ text: String) -> PatternMatch {
         let capacity = groupCount + 1
         var text = text
         let byteCount = text.utf8.count
@@ -47,18 +46,28 @@ final class CompiledPattern: @unchecked Sendable {
                         handle, $0.baseAddress, Int32($0.count), starts, ends, Int32(capacity))
                 }
             }
-            guard result >= 0 else { return nil }
+            guard result >= 0 else { return result == -3 ? .overLimit : .noMatch }
             let utf8 = text.utf8
-            return (0..<capacity).map { index in
-                let start = Int(starts[index])
-                let end = Int(ends[index])
-                guard start >= 0, end >= start, end <= byteCount else { return nil }
-                let lower = utf8.index(utf8.startIndex, offsetBy: start)
-                let upper = utf8.index(lower, offsetBy: end - start)
-                return text[lower..<upper]
-            }
+            return .matched(
+                (0..<capacity).map { index in
+                    let start = Int(starts[index])
+                    let end = Int(ends[index])
+                    guard start >= 0, end >= start, end <= byteCount else { return nil }
+                    let lower = utf8.index(utf8.startIndex, offsetBy: start)
+                    let upper = utf8.index(lower, offsetBy: end - start)
+                    return text[lower..<upper]
+                })
         }
     }
+}
+
+/// The outcome of one match.
+enum PatternMatch {
+    /// The text of the whole match (index 0) and of each group, nil for a group that took no part.
+    case matched([Substring?])
+    case noMatch
+    /// ICU stopped the match at its step or backtrack-stack limit.
+    case overLimit
 }
 
 /// ICU refused a pattern; `offset` is where (in UTF-16 units), or -1 when ICU does not say.

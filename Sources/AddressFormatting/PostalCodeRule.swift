@@ -1,8 +1,11 @@
 /// A country's postal-code rule: what a code looks like and how to write it. The entered value is trimmed,
 /// runs of spaces are collapsed to one and, when `uppercase` is set, letters are upper-cased; if `pattern`
 /// then matches the whole value, `format` rebuilds it from the groups (`$1 $2`; `{-$2}` only when group 2
-/// took part), else the value is shown as entered and flagged.
+/// took part), else the value is shown as entered and flagged. A cleaned value longer than `maximumLength`,
+/// or one whose match ICU stops at its step limit, is flagged the same way: it was not confirmed.
 struct PostalCodeRule: Sendable {
+    static let maximumLength = AddressPlugin.maximumPostalCodeLength
+
     /// An ICU regular expression that must match the whole cleaned value.
     let pattern: String
     /// The rebuild template; nil keeps the cleaned value.
@@ -25,6 +28,9 @@ struct PostalCodeRule: Sendable {
         case .failure(let error):
             throw RuleError(member: "pattern", problem: "ICU rejects the pattern at offset \(error.offset)")
         }
+        if let problem = PatternShape.problem(in: pattern) {
+            throw RuleError(member: "pattern", problem: "is refused: \(problem)")
+        }
         self.compiled = compiled
         self.pattern = pattern
         self.format = format
@@ -40,12 +46,32 @@ struct PostalCodeRule: Sendable {
         }
     }
 
-    /// The normalised code, or nil when the value does not match the pattern.
+    /// The normalised code, or nil when the value is not confirmed by the pattern.
     func normalize(_ value: String) -> String? {
+        guard case .normalized(let code) = check(value) else { return nil }
+        return code
+    }
+
+    /// What the rule makes of a value.
+    enum Outcome: Equatable {
+        case normalized(String)
+        case noMatch
+        /// Longer than `maximumLength`.
+        case tooLong
+        /// ICU stopped the match at its step or backtrack-stack limit.
+        case overLimit
+    }
+
+    func check(_ value: String) -> Outcome {
         let cleaned = clean(value)
-        guard let groups = compiled.wholeMatch(cleaned) else { return nil }
-        guard format != nil else { return cleaned }
-        return Self.render(formatParts, groups) ?? cleaned
+        guard cleaned.unicodeScalars.count <= Self.maximumLength else { return .tooLong }
+        switch compiled.wholeMatch(cleaned) {
+        case .noMatch: return .noMatch
+        case .overLimit: return .overLimit
+        case .matched(let groups):
+            guard format != nil else { return .normalized(cleaned) }
+            return .normalized(Self.render(formatParts, groups) ?? cleaned)
+        }
     }
 
     /// The value trimmed, with whitespace runs collapsed to one space, upper-cased when the rule says so.

@@ -20,12 +20,22 @@ struct fmt_address_pattern {
     URegularExpression *pool[POOL_SIZE];
 };
 
+/* A clone starts with ICU's defaults (no time limit, an 8 MB backtrack stack), so every clone gets the limits. */
 static URegularExpression *take_matcher(fmt_address_pattern *pattern, UErrorCode *status) {
     URegularExpression *matcher = NULL;
     pthread_mutex_lock(&pattern->lock);
     if (pattern->pooled > 0) matcher = pattern->pool[--pattern->pooled];
     pthread_mutex_unlock(&pattern->lock);
-    return matcher != NULL ? matcher : uregex_clone(pattern->regex, status);
+    if (matcher != NULL) return matcher;
+    matcher = uregex_clone(pattern->regex, status);
+    if (U_FAILURE(*status) || matcher == NULL) return matcher;
+    uregex_setTimeLimit(matcher, FMT_ADDRESS_MATCH_STEPS, status);
+    uregex_setStackLimit(matcher, FMT_ADDRESS_MATCH_STACK_BYTES, status);
+    if (U_FAILURE(*status)) {
+        uregex_close(matcher);
+        return NULL;
+    }
+    return matcher;
 }
 
 static void return_matcher(fmt_address_pattern *pattern, URegularExpression *matcher) {
@@ -99,7 +109,9 @@ int32_t fmt_icu_address_pattern_match(
     uregex_setUText(regex, input, &status);
     UBool matched = U_SUCCESS(status) ? uregex_matches64(regex, 0, &status) : 0;
     int32_t result = -2;
-    if (U_SUCCESS(status)) {
+    if (status == U_REGEX_TIME_OUT || status == U_REGEX_STACK_OVERFLOW) {
+        result = -3;
+    } else if (U_SUCCESS(status)) {
         if (!matched) {
             result = -1;
         } else {

@@ -18,6 +18,7 @@ struct fmt_message {
     icu::MessageFormat *format;
     std::vector<std::string> names;
     std::vector<int32_t> kinds;
+    int32_t depth;
 };
 
 namespace {
@@ -30,6 +31,16 @@ void write_error(char *out, int32_t capacity, const std::string &text) {
 int32_t simple_kind(const icu::UnicodeString &type) {
     if (type == u"number" || type == u"spellout" || type == u"ordinal") return FMT_MESSAGE_ARG_NUMBER;
     return FMT_MESSAGE_ARG_OTHER;
+}
+
+// The deepest sub-message nesting level ICU's parser recorded (0: no complex argument).
+int32_t nesting_depth(const icu::MessagePattern &pattern) {
+    int32_t depth = 0;
+    for (int32_t i = 0; i < pattern.countParts(); i++) {
+        const icu::MessagePattern::Part &part = pattern.getPart(i);
+        if (part.getType() == UMSGPAT_PART_TYPE_MSG_START && part.getValue() > depth) depth = part.getValue();
+    }
+    return depth;
 }
 
 // Collects every argument occurrence with its kind; false (and a reason) for a numbered argument.
@@ -64,28 +75,37 @@ bool collect_arguments(const icu::MessagePattern &pattern, fmt_message *message,
 
 }  // namespace
 
-extern "C" fmt_message *fmt_message_open(const char *locale, const char *pattern, int32_t length, char *error,
-                                         int32_t error_capacity) {
+extern "C" fmt_message *fmt_message_open(const char *locale, const char *pattern, int32_t length, int32_t max_depth,
+                                         char *error, int32_t error_capacity) {
     icu::UnicodeString text = icu::UnicodeString::fromUTF8(icu::StringPiece(pattern, length));
     UErrorCode status = U_ZERO_ERROR;
     UParseError parse_error;
     icu::MessagePattern parsed(text, &parse_error, status);
     if (U_FAILURE(status)) {
         write_error(error, error_capacity,
-                    std::string(u_errorName(status)) + " at offset " + std::to_string(parse_error.offset));
+                    "ICU rejects the pattern: " + std::string(u_errorName(status)) + " at offset " +
+                        std::to_string(parse_error.offset));
         return nullptr;
     }
-    auto *message = new fmt_message{nullptr, {}, {}};
+    auto *message = new fmt_message{nullptr, {}, {}, nesting_depth(parsed)};
     std::string reason;
     if (!collect_arguments(parsed, message, reason)) {
         write_error(error, error_capacity, reason);
         delete message;
         return nullptr;
     }
+    if (message->depth > max_depth) {
+        write_error(error, error_capacity,
+                    "complex arguments (plural, select, selectordinal) nest " + std::to_string(message->depth) +
+                        " deep; at most " + std::to_string(max_depth) + " are formatted safely");
+        delete message;
+        return nullptr;
+    }
     message->format = new icu::MessageFormat(text, icu::Locale(locale), parse_error, status);
     if (U_FAILURE(status)) {
         write_error(error, error_capacity,
-                    std::string(u_errorName(status)) + " at offset " + std::to_string(parse_error.offset));
+                    "ICU rejects the pattern: " + std::string(u_errorName(status)) + " at offset " +
+                        std::to_string(parse_error.offset));
         fmt_message_close(message);
         return nullptr;
     }
@@ -96,6 +116,10 @@ extern "C" void fmt_message_close(fmt_message *message) {
     if (message == nullptr) return;
     delete message->format;
     delete message;
+}
+
+extern "C" int32_t fmt_message_depth(const fmt_message *message) {
+    return message->depth;
 }
 
 extern "C" int32_t fmt_message_argument_count(const fmt_message *message) {
