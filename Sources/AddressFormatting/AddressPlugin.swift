@@ -20,6 +20,12 @@ public struct AddressPlugin: FormatterPlugin {
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
         let catalog = try FormatCatalog(loading: data)
         let labels = try LabelTable(loading: data)
+        // `lang` names the language of the labels: a served language without its table would be answered in another.
+        for language in environment.resolver.supported where !labels.languages.contains(language) {
+            throw DataError(
+                file: "translations/\(language).json",
+                "is missing: \(language) is a served language, and its addresses would get another language's labels")
+        }
         for (key, format) in catalog.formats {
             for (field, labelKey) in format.labelKeys where !labels.keys.contains(labelKey) {
                 let file = catalog.localFiles.isEmpty ? FormatCatalog.file : "\(FormatCatalog.file) or a local file"

@@ -10,7 +10,7 @@ struct LabelTable: Sendable {
     let languages: [String]
 
     init(loading data: DataStore) throws(DataError) {
-        let files = data.list("translations")
+        let files = try data.list("translations")
         guard !files.isEmpty else { throw DataError(file: "translations", "no label tables found") }
         var tables: [String: [String: String]] = [:]
         var order: [String] = []

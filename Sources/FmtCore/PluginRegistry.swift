@@ -6,9 +6,12 @@ public final class PluginSet: Sendable {
     private let byOp: [String: any FormatterPlugin]
     /// Increases by one with every successful reload.
     public let generation: Int
+    /// What this generation's plugins were loaded with: its languages are the ones its data has.
+    public let environment: PluginEnvironment
 
-    init(plugins: [any FormatterPlugin], generation: Int) {
+    init(plugins: [any FormatterPlugin], generation: Int, environment: PluginEnvironment) {
         self.plugins = plugins
+        self.environment = environment
         var byOp: [String: any FormatterPlugin] = [:]
         for plugin in plugins {
             for op in type(of: plugin).ops { byOp[op] = plugin }
@@ -36,9 +39,14 @@ public struct ReloadRecord: Sendable {
 
 /// Holds the enabled plugins' snapshots and swaps them atomically: a reload loads anew every plugin whose files
 /// changed, keeps the others, and installs the new set only when all succeed, so data is never half-loaded.
+/// Each load reads through one `DataStore.opened()`: one data set, even if the data directory is swapped meanwhile.
 public final class PluginRegistry: Sendable {
+    /// Makes a generation's environment from its data (the languages it has); runs once per load, on the same
+    /// opened store the plugins then read.
+    public typealias EnvironmentLoader = @Sendable (DataStore) throws(DataError) -> PluginEnvironment
+
     public let pluginTypes: [any FormatterPlugin.Type]
-    public let environment: PluginEnvironment
+    private let makeEnvironment: EnvironmentLoader
     /// The current set, the store it came from, and per plugin what it read (to know what a reload may keep).
     private let state: Mutex<(set: PluginSet, store: DataStore, inputs: [[DataInput: DataFingerprint]])>
     private let reloads = Mutex(ReloadRecord())
@@ -46,14 +54,35 @@ public final class PluginRegistry: Sendable {
     /// Every op the enabled plugins serve, in registration order.
     public var ops: [String] { pluginTypes.flatMap { $0.ops } }
 
-    /// Loads every plugin; throws the first failure, naming the plugin (the daemon refuses to start).
-    public init(pluginTypes: [any FormatterPlugin.Type], store: DataStore, environment: PluginEnvironment) throws {
+    /// Loads every plugin with one environment for every generation; throws the first failure.
+    public convenience init(
+        pluginTypes: [any FormatterPlugin.Type], store: DataStore, environment: PluginEnvironment
+    ) throws {
+        try self.init(pluginTypes: pluginTypes, store: store, environmentLoader: { _ in environment })
+    }
+
+    /// Loads every plugin, with the environment `environmentLoader` makes from the data; throws the first
+    /// failure, naming the file (the daemon refuses to start).
+    public init(
+        pluginTypes: [any FormatterPlugin.Type], store: DataStore, environmentLoader: @escaping EnvironmentLoader
+    ) throws {
         self.pluginTypes = pluginTypes
-        self.environment = environment
+        makeEnvironment = environmentLoader
+        let opened = try store.opened()
+        let environment = try environmentLoader(opened)
         let loaded = try pluginTypes.map { type throws(DataError) in
-            try Self.load(type, store: store, environment: environment)
+            try Self.load(type, store: opened, environment: environment)
         }
-        state = Mutex((PluginSet(plugins: loaded.map(\.plugin), generation: 1), store, loaded.map(\.inputs)))
+        state = Mutex(
+            (
+                PluginSet(plugins: loaded.map(\.plugin), generation: 1, environment: environment), store.closed,
+                loaded.map(\.inputs)
+            ))
+    }
+
+    /// The current generation's environment.
+    public var environment: PluginEnvironment {
+        current.environment
     }
 
     /// The current generation; cheap enough to take per request.
@@ -70,23 +99,26 @@ public final class PluginRegistry: Sendable {
     }
 
     /// Reloads from `store` (default: the current one). A plugin whose files all read the same as last time keeps
-    /// its snapshot (the phone metadata alone takes about 35 ms to compile); the others load anew. On any failure
-    /// the old set stays and the error is returned and recorded.
+    /// its snapshot (the phone metadata alone takes about 35 ms to compile), unless the languages changed; the
+    /// others load anew. On any failure the old set stays and the error is returned and recorded.
     @discardableResult
     public func reload(from newStore: DataStore? = nil) -> Result<PluginSet, DataError> {
         let started = ContinuousClock.now
-        let store = newStore ?? self.store
         let (previous, previousStore, previousInputs) = state.withLock { ($0.set, $0.store, $0.inputs) }
-        // Plugins describe their source in `info`, so only a reload from the same place may keep them.
-        let samePlace =
-            previousStore.sourceDescription == store.sourceDescription
-            && previousStore.localDirectory == store.localDirectory
         let result: Result<PluginSet, DataError>
         var kept: [String] = []
-        do {
+        do throws(DataError) {
+            let store = try (newStore ?? previousStore).opened()
+            // Plugins describe their source in `info`, so only a reload from the same place may keep them.
+            let samePlace =
+                previousStore.sourceDescription == store.sourceDescription
+                && previousStore.localDirectory == store.localDirectory
+            var environment = try makeEnvironment(store)
+            let sameLanguages = environment.resolver.supported == previous.environment.resolver.supported
+            if sameLanguages { environment = previous.environment }
             var loaded: [(plugin: any FormatterPlugin, inputs: [DataInput: DataFingerprint])] = []
             for (index, type) in pluginTypes.enumerated() {
-                if samePlace && store.stillReads(previousInputs[index]) {
+                if samePlace && sameLanguages && store.stillReads(previousInputs[index]) {
                     loaded.append((previous.plugins[index], previousInputs[index]))
                     kept.append(type.name)
                 } else {
@@ -95,8 +127,9 @@ public final class PluginRegistry: Sendable {
             }
             result = .success(
                 state.withLock { state in
-                    let set = PluginSet(plugins: loaded.map(\.plugin), generation: state.set.generation + 1)
-                    state = (set, store, loaded.map(\.inputs))
+                    let set = PluginSet(
+                        plugins: loaded.map(\.plugin), generation: state.set.generation + 1, environment: environment)
+                    state = (set, store.closed, loaded.map(\.inputs))
                     return set
                 })
         } catch {

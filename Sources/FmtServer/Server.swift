@@ -51,34 +51,41 @@ public final class Server: Sendable {
         self.loops = loops
     }
 
-    /// Serves until SIGTERM/SIGINT; `reload` runs on SIGHUP and returns the status line for systemd.
-    public func run(status: String, reload: @Sendable () -> (ok: Bool, status: String)) {
+    /// Serves until SIGTERM/SIGINT; `reload` runs on SIGHUP, on a thread of its own (`ReloadWorker`), and returns
+    /// the status line for systemd, sent with `READY=1` once no reload is running.
+    public func run(status: String, reload: @escaping @Sendable () -> (ok: Bool, status: String)) {
         let threads = loops.map { loop in LoopThread.start(name: "fmtd-loop-\(loop.index)") { loop.run() } }
+        let reloads = ReloadWorker(reload)
         notifier.ready(status: status)
         logger.notice("ready: \(status)")
 
         var lastWatchdog = ContinuousClock.now
-        let tick: Int32 = 100
         while true {
+            // A running reload is polled for its outcome every 10 ms.
+            let tick: Int32 = reloads.isRunning ? 10 : 100
             let signal = Self.handledSignals.withUnsafeBufferPointer {
                 csys_wait_signal($0.baseAddress, Int32($0.count), tick)
             }
             if signal == SIGHUP {
-                notifier.reloading()
-                let outcome = reload()
-                if outcome.ok {
-                    notifier.send("READY=1\nSTATUS=\(outcome.status)")
-                    logger.notice("reloaded: \(outcome.status)")
-                } else {
-                    notifier.send("READY=1\nSTATUS=\(outcome.status)")
-                    logger.error(outcome.status)
-                }
+                if reloads.request() { notifier.reloading() }
             } else if signal == SIGTERM || signal == SIGINT {
                 logger.notice("stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT"), draining connections")
+                if reloads.isRunning { logger.notice("a reload is running; its outcome is abandoned") }
                 notifier.stopping()
                 break
             } else if signal == SIGUSR2 {
                 wedgeForTesting()
+            }
+            let finished = reloads.collect()
+            for outcome in finished.outcomes {
+                if outcome.ok {
+                    logger.notice("reloaded: \(outcome.status)")
+                } else {
+                    logger.error(outcome.status)
+                }
+            }
+            if finished.idle, let last = finished.outcomes.last {
+                notifier.send("READY=1\nSTATUS=\(last.status)")
             }
             if let interval = notifier.watchdogInterval, lastWatchdog.duration(to: .now) >= interval {
                 if loopsAreTurning(within: interval * 2) {

@@ -167,7 +167,7 @@ struct MessageCatalogue: Sendable {
 
     init(loading data: DataStore) throws(DataError) {
         var sources: [SourceFile] = []
-        for path in data.list("messages") {
+        for path in try data.list("messages") {
             let language = String(path.dropFirst("messages/".count).dropLast(".json".count))
             guard Self.isLanguage(language) else {
                 throw DataError(file: path, "the file name must be a language code (en.json, nl.json)")

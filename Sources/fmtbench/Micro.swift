@@ -24,7 +24,7 @@ struct MicroBenchmark {
 
     func run() throws -> JSONObject {
         let store = DataStore(source: .directory(options.dataDirectory), localDirectory: nil)
-        let languages = store.list("translations").map {
+        let languages = try store.list("translations").map {
             String(($0 as NSString).lastPathComponent.dropLast(".json".count))
         }
         let englishFirst = languages.sorted { $0 == "en" || ($1 != "en" && $0 < $1) }

@@ -5,19 +5,21 @@ import FmtServer
 enum BuiltinOps {
     static func make(
         registry: @escaping @Sendable () -> PluginRegistry?, stats: @escaping @Sendable () -> RequestStats?,
-        counters: ServerCounters, resolver: LocaleResolver
+        counters: ServerCounters
     ) -> [String: Dispatcher.BuiltinOp] {
         [
             "ping": { _ in ["version": .string(FmtdVersion.string)] },
-            "info": { _ in info(registry: registry(), resolver: resolver) },
+            "info": { _ in info(registry: registry()) },
             "stats": { _ in statsReport(stats: stats(), registry: registry(), counters: counters) },
         ]
     }
 
-    static func info(registry: PluginRegistry?, resolver: LocaleResolver) -> JSONObject {
+    /// `info`, from one generation: its plugins' data and the languages that generation has.
+    static func info(registry: PluginRegistry?) -> JSONObject {
         var plugins: [JSONValue] = []
-        if let registry {
-            for plugin in registry.current.plugins {
+        let set = registry?.current
+        if let set {
+            for plugin in set.plugins {
                 let type = type(of: plugin)
                 plugins.append([
                     "name": .string(type.name), "ops": JSONValue(type.ops), "data": .object(plugin.dataInfo),
@@ -29,7 +31,7 @@ enum BuiltinOps {
             "protocol": JSONValue(Dispatcher.protocolVersion),
             "ops": JSONValue(["ping", "info", "stats"] + (registry?.ops ?? [])),
             "plugins": .array(plugins),
-            "languages": JSONValue(resolver.supported),
+            "languages": JSONValue(set?.environment.resolver.supported ?? []),
             "data": [
                 "source": .string(registry?.store.sourceDescription ?? "none"),
                 "configDirectory": JSONValue(registry?.store.localDirectory),

@@ -44,14 +44,20 @@ func dataSource() -> DataStore.Source {
 let store = DataStore(source: dataSource(), localDirectory: options.configDirectory)
 /// The product's languages in its own order (English, Dutch, German); languages added as data follow alphabetically.
 let productOrder = ["en", "nl", "de"]
-let languages = store.list("translations").map {
-    String($0.split(separator: "/").last ?? "").replacing(".json", with: "")
-}
-let resolver = LocaleResolver(
-    supported: (languages.isEmpty ? productOrder : languages).sorted { rank($0) < rank($1) })
 
 func rank(_ language: String) -> (Int, String) {
     (productOrder.firstIndex(of: language) ?? productOrder.count, language)
+}
+
+/// A generation's languages are the label tables its data has (`translations/<lang>.json`), read through the
+/// same opened store as its plugins: a table removed before a reload takes its language out of that generation.
+let environmentLoader: PluginRegistry.EnvironmentLoader = { store throws(DataError) in
+    let languages = try store.list("translations").map {
+        String($0.split(separator: "/").last ?? "").replacing(".json", with: "")
+    }
+    return PluginEnvironment(
+        resolver: LocaleResolver(
+            supported: (languages.isEmpty ? productOrder : languages).sorted { rank($0) < rank($1) }))
 }
 let counters = ServerCounters()
 let shared = Mutex<(registry: PluginRegistry?, stats: RequestStats?)>((nil, nil))
@@ -59,16 +65,14 @@ let shared = Mutex<(registry: PluginRegistry?, stats: RequestStats?)>((nil, nil)
 let registry: PluginRegistry
 do {
     registry = try PluginRegistry(
-        pluginTypes: PluginCatalog.enabled(options.plugins), store: store,
-        environment: PluginEnvironment(resolver: resolver))
+        pluginTypes: PluginCatalog.enabled(options.plugins), store: store, environmentLoader: environmentLoader)
 } catch {
     logger.error("cannot load data from \(store.sourceDescription): \(error)")
     notifier.send("STATUS=cannot load data: \(error)")
     exit(1)
 }
 let builtins = BuiltinOps.make(
-    registry: { shared.withLock { $0.registry } }, stats: { shared.withLock { $0.stats } }, counters: counters,
-    resolver: resolver)
+    registry: { shared.withLock { $0.registry } }, stats: { shared.withLock { $0.stats } }, counters: counters)
 let dispatcher = Dispatcher(registry: registry, builtins: builtins)
 shared.withLock { $0 = (registry, dispatcher.stats) }
 
@@ -78,7 +82,7 @@ func dataStatus() -> String {
 }
 
 if options.checkOnly {
-    print(JSONWriter.string(.object(BuiltinOps.info(registry: registry, resolver: resolver))))
+    print(JSONWriter.string(.object(BuiltinOps.info(registry: registry))))
     exit(0)
 }
 
