@@ -91,9 +91,10 @@ public struct DataStore: Sendable {
         inputs.allSatisfy { input, fingerprint in
             let current: DataFingerprint?
             switch input {
-            case .file(let path): current = (try? read(path)).map { DataFingerprint($0) }
+            case .file(let path): current = (try? read(path, charged: false)).map { DataFingerprint($0) }
             case .listing(let directory): current = (try? list(directory)).map { DataFingerprint($0) }
-            case .localFiles(let subdirectory): current = (try? localFiles(subdirectory)).map { DataFingerprint($0) }
+            case .localFiles(let subdirectory):
+                current = (try? readLocalFiles(subdirectory, charged: false)).map { DataFingerprint($0) }
             }
             return current == fingerprint
         }
@@ -114,11 +115,17 @@ public struct DataStore: Sendable {
 
     /// Reads a data file by its path under the data root (`address-formats.json`).
     public func read(_ path: String) throws(DataError) -> [UInt8] {
+        try read(path, charged: true)
+    }
+
+    /// `charged`: whether the bytes count against the load's `maximumGenerationBytes` (not for the unchanged-check,
+    /// whose bytes are only fingerprinted).
+    private func read(_ path: String, charged: Bool) throws(DataError) -> [UInt8] {
         let bytes: [UInt8]
         switch source {
         case .directory:
             let directories = try openedDirectories()
-            bytes = try directories.readFile(in: directories.root, path, name: path)
+            bytes = try directories.readFile(in: directories.root, path, name: path, charged: charged)
         case .embedded(let files):
             guard let text = files[path] else { throw DataError(file: path, "missing from the embedded data") }
             bytes = Array(text.utf8)
@@ -159,12 +166,14 @@ public struct DataStore: Sendable {
     /// The local `*.json` files in `<localDirectory>/<subdirectory>` (`address-formats.d`), sorted by name,
     /// as full paths with their bytes. A missing directory is no additions; an unreadable file is an error.
     public func localFiles(_ subdirectory: String) throws(DataError) -> [(path: String, bytes: [UInt8])] {
-        let files = try readLocalFiles(subdirectory)
+        let files = try readLocalFiles(subdirectory, charged: true)
         readLog?.record(.localFiles(subdirectory), DataFingerprint(files))
         return files
     }
 
-    private func readLocalFiles(_ subdirectory: String) throws(DataError) -> [(path: String, bytes: [UInt8])] {
+    private func readLocalFiles(
+        _ subdirectory: String, charged: Bool
+    ) throws(DataError) -> [(path: String, bytes: [UInt8])] {
         guard let localDirectory else { return [] }
         let directories = try openedDirectories()
         guard directories.local >= 0 else { return [] }
@@ -175,7 +184,7 @@ public struct DataStore: Sendable {
         var files: [(path: String, bytes: [UInt8])] = []
         for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let bytes = try directories.readFile(
-                in: directories.local, subdirectory + "/" + name, name: directory + "/" + name)
+                in: directories.local, subdirectory + "/" + name, name: directory + "/" + name, charged: charged)
             files.append((directory + "/" + name, bytes))
         }
         return files
@@ -254,7 +263,7 @@ final class DataDirectories: Sendable {
     /// Reads the regular file `path` under `base`: opened without blocking and without becoming a controlling
     /// terminal, checked with `fstat` to be a regular file within the size limit, then read up to that limit
     /// (a file that grows while it is read is refused too).
-    func readFile(in base: Int32, _ path: String, name: String) throws(DataError) -> [UInt8] {
+    func readFile(in base: Int32, _ path: String, name: String, charged: Bool) throws(DataError) -> [UInt8] {
         let fd = openat(base, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw DataError(file: name, Self.reason()) }
         defer { Glibc.close(fd) }
@@ -292,6 +301,7 @@ final class DataDirectories: Sendable {
             }
         }
         bytes.removeSubrange(count...)
+        guard charged else { return bytes }
         let total = bytesRead.add(count, ordering: .relaxed).newValue
         guard total <= DataStore.maximumGenerationBytes else {
             throw DataError(

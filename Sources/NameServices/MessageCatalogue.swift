@@ -71,6 +71,11 @@ final class CompiledMessage: Sendable {
         for index in 0..<Int32(occurrences) {
             var raw: Int32 = 0
             let name = ICUInfo.read { fmt_message_argument(pointer, index, $0, $1, &raw) }
+            // Names reach ICU as C strings when formatting: a NUL would cut one short and make two names one.
+            if let control = name.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                let code = String(control.value, radix: 16, uppercase: true).leftPadded(4)
+                throw MessageCompileError(reason: "an argument name holds the control character U+\(code)")
+            }
             let kind: ArgumentKind
             switch raw {
             case Int32(FMT_MESSAGE_ARG_TEXT): kind = .text
@@ -133,6 +138,12 @@ final class CompiledMessage: Sendable {
         defer { fmt_names_free(text) }
         let bytes = UnsafeRawBufferPointer(start: text, count: Int(length))
         return .success(String(decoding: bytes, as: UTF8.self))
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
 

@@ -85,4 +85,17 @@ import Testing
         #expect(error.field == "app.test.deep")
         #expect(error.problem.contains("\(limit + 1) times"), "\(error)")
     }
+
+    /// Found by the message-format fuzz target: `{n\u0000l}` next to `{n}` reached ICU as two arguments named `n`,
+    /// and the request was answered `internal`.
+    @Test func anArgumentNameWithAControlCharacterIsRefused() throws {
+        for name in ["n\u{0}l", "a\u{1F}b", "x\u{7F}"] {
+            guard case .failure(let error) = try Self.load("{n} and {\(name)}") else {
+                Issue.record("\(name.debugDescription) loaded")
+                continue
+            }
+            #expect(error.field == "app.test.deep")
+            #expect(error.problem.contains("control character U+00"), "\(error)")
+        }
+    }
 }
