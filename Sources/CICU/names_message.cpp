@@ -33,6 +33,25 @@ int32_t simple_kind(const icu::UnicodeString &type) {
     return FMT_MESSAGE_ARG_OTHER;
 }
 
+// Whether a `number` argument's style asks for a rounding increment: a skeleton's precision-increment, or a digit
+// 1-9 outside quotes in a DecimalFormat pattern ("0.05"). ICU 72 fails to format such an argument for large values
+// (U_INTERNAL_PROGRAM_ERROR for 1e300 with style "6"), which would answer a valid request `internal`.
+bool has_rounding_increment(const icu::UnicodeString &style) {
+    icu::UnicodeString trimmed(style);
+    trimmed.trim();
+    if (trimmed.startsWith(u"::")) return trimmed.indexOf(u"precision-increment") >= 0;
+    bool quoted = false;
+    for (int32_t i = 0; i < trimmed.length(); i++) {
+        char16_t c = trimmed.charAt(i);
+        if (c == u'\'') {
+            quoted = !quoted;
+        } else if (!quoted && c >= u'1' && c <= u'9') {
+            return true;
+        }
+    }
+    return false;
+}
+
 // The deepest sub-message nesting level ICU's parser recorded (0: no complex argument).
 int32_t nesting_depth(const icu::MessagePattern &pattern) {
     int32_t depth = 0;
@@ -64,6 +83,12 @@ bool collect_arguments(const icu::MessagePattern &pattern, fmt_message *message,
         case UMSGPAT_ARG_TYPE_SIMPLE:
             kind = i + 2 < pattern.countParts() ? simple_kind(pattern.getSubstring(pattern.getPart(i + 2)))
                                                 : FMT_MESSAGE_ARG_OTHER;
+            if (kind == FMT_MESSAGE_ARG_NUMBER && pattern.getSubstring(pattern.getPart(i + 2)) == u"number" &&
+                i + 3 < pattern.countParts() && pattern.getPart(i + 3).getType() == UMSGPAT_PART_TYPE_ARG_STYLE &&
+                has_rounding_increment(pattern.getSubstring(pattern.getPart(i + 3)))) {
+                reason = "argument {" + utf8 + "} rounds to an increment, which ICU cannot format for large numbers";
+                return false;
+            }
             break;
         default: kind = FMT_MESSAGE_ARG_OTHER; break;
         }

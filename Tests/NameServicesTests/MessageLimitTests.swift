@@ -98,4 +98,21 @@ import Testing
             #expect(error.problem.contains("control character U+00"), "\(error)")
         }
     }
+
+    /// Found by the message-format fuzz target: `{n, number, 6}` (a rounding increment of 6) loads, then ICU 72
+    /// answers 1e300 with U_INTERNAL_PROGRAM_ERROR, and a valid request got `internal`.
+    @Test func aNumberStyleWithARoundingIncrementIsRefusedAndPlainStylesLoad() throws {
+        for style in ["6", "#,##0.05", "::precision-increment/6", " ::precision-increment/0.5"] {
+            guard case .failure(let error) = try Self.load("{n, number, \(style)}") else {
+                Issue.record("\(style) loaded")
+                continue
+            }
+            #expect(error.problem.contains("rounds to an increment"), "\(error)")
+        }
+        for style in ["integer", "percent", "#,##0.00", "0.###E0", "'1'0", "::currency/EUR", "::compact-short"] {
+            let plugin = try Self.load("{n, number, \(style)}").get()
+            let text = try Fixture.call(#"{"op":"message","key":"app.test.deep","args":{"n":1e300}}"#, plugin: plugin)
+            #expect(text["text"]?.stringValue?.isEmpty == false, "\(style)")
+        }
+    }
 }
