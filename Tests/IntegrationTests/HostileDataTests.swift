@@ -60,6 +60,10 @@ import Testing
         return (label, layout)
     }
 
+    static func openDescriptors(_ daemon: Daemon) throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd").count
+    }
+
     @Test func aDataDirectoryFlippedDuringReloadsNeverMixesTwoDataSets() throws {
         let sets = try TwoDataSets()
         let daemon = try Daemon.start(dataDirectory: sets.link)
@@ -76,6 +80,8 @@ import Testing
         flipper.start()
         defer { stop.set() }
         let client = try daemon.connect()
+        _ = try client.request(#"{"op":"ping"}"#)
+        let descriptorsBefore = try Self.openDescriptors(daemon)
         var seen: [String: Int] = [:]
         for _ in 0..<300 {
             try daemon.reload()
@@ -87,6 +93,8 @@ import Testing
         print("symlink flips during 300 reloads: responses by (label, layout) set: \(seen)")
         #expect(Set(seen.keys).isSubset(of: ["aa", "bb"]), "\(seen)")
         #expect(seen["aa", default: 0] > 0 && seen["bb", default: 0] > 0, "\(seen)")
+        // Each load's directory descriptors are closed with it.
+        #expect(try Self.openDescriptors(daemon) == descriptorsBefore)
     }
 
     // MARK: - Catalogues and patterns that crash or stall the formatter
