@@ -69,7 +69,9 @@ do {
 let builtins = BuiltinOps.make(
     registry: { shared.withLock { $0.registry } }, stats: { shared.withLock { $0.stats } }, counters: counters,
     resolver: resolver)
-let dispatcher = Dispatcher(registry: registry, builtins: builtins)
+let dispatcher = Dispatcher(registry: registry, builtins: builtins) { op, message in
+    logger.error("internal error answering op \"\(op)\": \(message)")
+}
 shared.withLock { $0 = (registry, dispatcher.stats) }
 
 func dataStatus() -> String {
