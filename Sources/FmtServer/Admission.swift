@@ -21,6 +21,13 @@ public final class Admission: Sendable {
         public var uids: Int
         /// Open connections of the uid holding the most.
         public var busiestUID: Int
+
+        public init(open: Int, limit: Int, uids: Int, busiestUID: Int) {
+            self.open = open
+            self.limit = limit
+            self.uids = uids
+            self.busiestUID = busiestUID
+        }
     }
 
     public let maxPerUID: Int

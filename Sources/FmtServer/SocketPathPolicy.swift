@@ -28,7 +28,7 @@ public struct SocketPathPolicy: Sendable, Equatable {
         guard type == UInt32(S_IFDIR) else { return "it is not a directory" }
         let sticky = mode & UInt32(S_ISVTX) != 0
         if mode & 0o022 != 0 && !sticky {
-            return "it is writable by \(mode & 0o020 != 0 ? "its group" : "other users") and not sticky"
+            return "it is writable by \(mode & 0o002 != 0 ? "other users" : "its group") and not sticky"
         }
         return nil
     }
