@@ -199,10 +199,25 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// `accept` failed for want of descriptors: frees the reserve to take the waiting connection, answers it
-    /// `overloaded`, closes it and takes the reserve back. Returns false when that was not possible; accepting then
-    /// pauses for 100 ms instead of spinning. The log line is throttled to one a second.
+    /// `accept` failed for want of descriptors (Linux takes the descriptor before it looks for a waiting
+    /// connection): frees the reserve to take a waiting connection, answers it `overloaded`, closes it and takes
+    /// the reserve back. Returns true when it answered one. When even that fails, accepting pauses for 100 ms
+    /// instead of spinning. The log line is throttled to one a second across loops.
     private func answerWithReserve(errno code: Int32, now: UInt64) -> Bool {
+        var fd: Int32 = -1
+        var failure = code
+        if reserveFD >= 0 {
+            Glibc.close(reserveFD)
+            fd = csys_accept(listener.fd)
+            failure = errno
+            if fd >= 0 {
+                counters.connectionsOverloaded.add(1, ordering: .relaxed)
+                refuse(fd, CoreError.overloaded("The daemon is out of file descriptors; try again later."))
+            }
+            reserveFD = csys_open_reserve()
+        }
+        let nothingWaiting = fd < 0 && (failure == EAGAIN || failure == EWOULDBLOCK)
+        guard !nothingWaiting else { return false }
         counters.acceptOutOfDescriptors.add(1, ordering: .relaxed)
         if let suppressed = counters.outOfDescriptorsLog.withLock({ $0.admit(now: now) }) {
             let open = counters.admission.snapshot.open
@@ -211,18 +226,7 @@ final class EventLoop: @unchecked Sendable {
                 "accept: \(String(cString: strerror(code))) with \(open) connections open; answering "
                     + "`overloaded` through the reserved descriptor\(held)")
         }
-        var answered = false
-        if reserveFD >= 0 {
-            Glibc.close(reserveFD)
-            let fd = csys_accept(listener.fd)
-            if fd >= 0 {
-                counters.connectionsOverloaded.add(1, ordering: .relaxed)
-                refuse(fd, CoreError.overloaded("The daemon is out of file descriptors; try again later."))
-                answered = true
-            }
-            reserveFD = csys_open_reserve()
-        }
-        if !answered || reserveFD < 0 {
+        if fd < 0 || reserveFD < 0 {
             _ = csys_epoll_del(epoll, listener.fd)
             acceptPausedUntil = now + 100_000
             return false
