@@ -206,12 +206,32 @@ import Testing
         while daemon.process.isRunning && Date().timeIntervalSince(stopping) < 60 { usleep(10_000) }
         let took = Date().timeIntervalSince(stopping)
         print("shutdown with \(queuedWork) s of work queued (\(perLine) s a line): exited after \(took) s")
-        #expect(took < timeout + 1.5, "SIGTERM took \(took) s with --shutdown-timeout 1")
+        #expect(took < timeout + 1.0, "SIGTERM took \(took) s with --shutdown-timeout 1")
         #expect(!daemon.process.isRunning)
         #expect(daemon.stop() == 0)
+        // The loops stopped starting lines at the deadline, so they ended by themselves: no loop was left behind.
+        #expect(daemon.log.contains("<5>stopped"), "\(daemon.log.suffix(2000))")
+        #expect(!daemon.log.contains("still busy"))
         for socket in sockets { shutdown(socket.fd, Int32(SHUT_RDWR)) }
         for _ in 0..<(2 * clients) { finished.wait() }
     }
+
+    #if DEBUG
+    /// A loop that never returns (wedged with SIGUSR2, debug builds only) cannot hold the process past the shutdown
+    /// deadline plus the join grace.
+    @Test func aLoopThatNeverStopsIsLeftBehindAtTheDeadline() throws {
+        let daemon = try Daemon.start(arguments: ["--shutdown-timeout", "1", "--threads", "2"])
+        daemon.signal(SIGUSR2)
+        usleep(200_000)
+        let stopping = Date()
+        daemon.signal(SIGTERM)
+        while daemon.process.isRunning && Date().timeIntervalSince(stopping) < 30 { usleep(10_000) }
+        let took = Date().timeIntervalSince(stopping)
+        #expect(took < 1 + 1.0, "SIGTERM took \(took) s with --shutdown-timeout 1 and a wedged loop")
+        #expect(daemon.stop() == 0)
+        #expect(daemon.log.contains("1 event loop(s) still busy"), "\(daemon.log.suffix(2000))")
+    }
+    #endif
 
     // MARK: - 15. Out of file descriptors
 
