@@ -44,7 +44,8 @@ import Testing
         #expect(
             Admission.connectionLimit(configured: 4096, openFileLimit: 1_048_576, descriptorsInUse: 12, headroom: 32)
                 == 4096)
-        #expect(Admission.connectionLimit(configured: 4096, openFileLimit: 1024, descriptorsInUse: 12, headroom: 32) == 980)
+        #expect(
+            Admission.connectionLimit(configured: 4096, openFileLimit: 1024, descriptorsInUse: 12, headroom: 32) == 980)
         #expect(Admission.connectionLimit(configured: 4096, openFileLimit: 40, descriptorsInUse: 12, headroom: 32) == 1)
     }
 

@@ -128,7 +128,9 @@ import Testing
         var connections: JSONObject = [:]
         for _ in 0..<200 {
             connections = try #require(try daemon.requestObject(#"{"op":"stats"}"#)["connections"]?.objectValue)
-            if Self.count(connections, "bufferedBytes") >= cap && Self.count(connections, "bufferedPauses") > 0 { break }
+            if Self.count(connections, "bufferedBytes") >= cap && Self.count(connections, "bufferedPauses") > 0 {
+                break
+            }
             usleep(20_000)
         }
         #expect(Self.count(connections, "bufferedLimit") == cap)
@@ -403,7 +405,8 @@ import Testing
             var offset = 0
             while offset + 16 <= count {
                 let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
-                let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
+                let length = Int(
+                    buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
                 let nameBytes = buffer[(offset + 16)..<(offset + 16 + length)].prefix { $0 != 0 }
                 events.append(InotifyEvent(mask: mask, name: String(decoding: nameBytes, as: UTF8.self)))
                 offset += 16 + length
