@@ -37,6 +37,10 @@ final class EventLoop: @unchecked Sendable {
     private var reserveFD: Int32
     /// Connections not read because the input budget is spent; read again once it has room.
     private var budgetPaused: Set<Int32> = []
+    /// While the budget is spent, the one connection of this loop allowed to read past its last newline, so a line
+    /// longer than one read still finishes (and frees what it holds) instead of every such line waiting for
+    /// `--line-timeout`. The cap can thus be exceeded by at most one `--max-line` per loop.
+    private var finisher: Int32?
     private var draining = false
 
     /// Monotonic microseconds of the loop's last turn, read by the watchdog.
@@ -300,17 +304,22 @@ final class EventLoop: @unchecked Sendable {
 
     /// Reads what the socket has (at most `budget` reads per turn, for fairness) and answers every complete line.
     /// While the input budget is spent, it takes only bytes through the last newline available, and pauses the
-    /// connection when there is none.
+    /// connection when there is none (unless it is discarding an over-long line, which buffers nothing, or it is
+    /// this loop's finisher).
     private func readAvailable(_ connection: Connection, budget: Int = 4) {
         var budget = budget
         while budget > 0 && !pastStopDeadline {
             budget -= 1
             var wanted = readBuffer.count
-            if !counters.inputBudget.hasRoom {
+            if !counters.inputBudget.hasRoom && !connection.discarding && finisher != connection.fd {
                 let peeked = readBuffer.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, $0.count, 1) }
                 if peeked > 0 {
                     wanted = readBuffer.withUnsafeBufferPointer { buffer in
                         InputBudget.takeable(UnsafeBufferPointer(rebasing: buffer[0..<peeked]), hasRoom: false)
+                    }
+                    if wanted == 0 && finisher == nil {
+                        finisher = connection.fd
+                        wanted = readBuffer.count
                     }
                     guard wanted > 0 else {
                         pauseForBudget(connection)
@@ -323,6 +332,9 @@ final class EventLoop: @unchecked Sendable {
             if received > 0 {
                 readBuffer.withUnsafeBufferPointer { buffer in
                     consume(UnsafeBufferPointer(rebasing: buffer[0..<received]), connection)
+                }
+                if finisher == connection.fd && connection.input.isEmpty && !connection.discarding {
+                    releaseFinisher()
                 }
                 if connection.pendingOutput >= configuration.maxOutputBytes { break }
                 if received < wanted { break }
@@ -340,7 +352,19 @@ final class EventLoop: @unchecked Sendable {
         if budgetPaused.insert(connection.fd).inserted { counters.inputBudget.recordPause() }
     }
 
-    /// The input budget has room again: read the paused connections as usual.
+    /// The finisher's line is done (or it closed): the paused connection holding the most input finishes next
+    /// (finishing it frees the most). One is woken, not all, so a release costs no pass over every paused peer.
+    private func releaseFinisher() {
+        finisher = nil
+        guard !counters.inputBudget.hasRoom else { return }
+        let next = budgetPaused.compactMap { connections[$0] }.max { $0.input.count < $1.input.count }
+        guard let next else { return }
+        budgetPaused.remove(next.fd)
+        finisher = next.fd
+        settle(next)
+    }
+
+    /// The input budget has room again, or the finisher is free: read the paused connections as usual.
     private func resumeBudgetPaused() {
         let paused = budgetPaused
         budgetPaused = []
@@ -505,6 +529,7 @@ final class EventLoop: @unchecked Sendable {
         _ = csys_epoll_del(epoll, connection.fd)
         Glibc.close(connection.fd)
         budgetPaused.remove(connection.fd)
+        if finisher == connection.fd { releaseFinisher() }
         counters.inputBudget.update(from: connection.charged, to: 0)
         connection.charged = 0
         counters.admission.release(uid: connection.peer.uid)

@@ -2,6 +2,7 @@ import CSystem
 import FmtCore
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 /// The socket server against hostile neighbours and its own limits, on the real daemon and real sockets: what is at
@@ -159,6 +160,49 @@ import Testing
             usleep(20_000)
         }
         #expect(Self.count(after, "bufferedBytes") == 0, "\(after)")
+    }
+
+    /// Lines longer than one read, more of them at once than the cap holds: each loop lets one of them read on
+    /// past the cap, so every line finishes in turn, none waiting for --line-timeout to close it.
+    @Test func atTheCapLongLinesStillFinishOneAfterAnother() throws {
+        let daemon = try Daemon.start(arguments: [
+            "--max-line", "1048576", "--max-buffered", "1048576", "--line-timeout", "20", "--threads", "2",
+        ])
+        // A client's kernel buffer holds about 200 KB, so the cap is reached with several lines each part read and
+        // far more than one read (64 KiB) still to come: without a finisher none of them could ever complete.
+        let pad = String(repeating: "y", count: 900_000)
+        let finished = DispatchSemaphore(value: 0)
+        let go = DispatchSemaphore(value: 0)
+        let answered = Atomic<Int>(0)
+        let clients = try (0..<8).map { _ in try daemon.connect(timeoutSeconds: 15) }
+        for (index, client) in clients.enumerated() {
+            let fd = client.fd
+            let head = Array((#"{"op":"ping","id":\#(index),"pad":""# + pad).utf8)
+            Thread {
+                // The unfinished part first, from every client at once (7.2 MB against a 1 MiB cap); a send blocks
+                // while the daemon leaves this client's bytes in the kernel.
+                let sent = Self.sendAll(fd, head)
+                go.wait()
+                if sent && Self.sendAll(fd, Array(#""}"#.utf8) + [0x0A]) {
+                    var reader = LineReader()
+                    if let response = try? reader.readLine(from: fd),
+                        String(decoding: response, as: UTF8.self).contains(#""id":\#(index),"ok":true"#)
+                    {
+                        answered.add(1, ordering: .relaxed)
+                    }
+                }
+                finished.signal()
+            }.start()
+        }
+        usleep(500_000)
+        let started = Date()
+        for _ in clients { go.signal() }
+        for _ in clients { finished.wait() }
+        #expect(answered.load(ordering: .relaxed) == clients.count)
+        #expect(Date().timeIntervalSince(started) < 10)
+        let connections = try #require(try daemon.requestObject(#"{"op":"stats"}"#)["connections"]?.objectValue)
+        #expect(Self.count(connections, "bufferedPauses") > 0, "\(connections)")
+        #expect(Self.count(connections, "lineTimeouts") == 0)
     }
 
     // MARK: - 14. --shutdown-timeout bounds the whole drain
