@@ -30,6 +30,7 @@ public final class Admission: Sendable {
         }
     }
 
+    /// Connections one uid may hold (`--max-connections-per-uid`).
     public let maxPerUID: Int
     private struct State {
         var limit: Int
@@ -38,6 +39,7 @@ public final class Admission: Sendable {
     }
     private let state: Mutex<State>
 
+    /// Limits of at least 1: `maxConnections` across all peers, `maxPerUID` for each peer uid.
     public init(maxConnections: Int, maxPerUID: Int) {
         self.maxPerUID = max(1, maxPerUID)
         state = Mutex(State(limit: max(1, maxConnections)))
@@ -70,6 +72,7 @@ public final class Admission: Sendable {
         state.withLock { $0.limit = min($0.limit, max(1, limit)) }
     }
 
+    /// The counts now, taken under the lock.
     public var snapshot: Snapshot {
         state.withLock { state in
             Snapshot(
@@ -84,43 +87,5 @@ public final class Admission: Sendable {
         configured: Int, openFileLimit: Int, descriptorsInUse: Int, headroom: Int
     ) -> Int {
         max(1, min(configured, openFileLimit - descriptorsInUse - headroom))
-    }
-}
-
-/// The cap on input buffered across all connections (`--max-buffered`): bytes of unfinished lines, and received
-/// lines waiting for a client to read its responses. Below the cap a connection reads freely; at the cap it may
-/// only take bytes through the last newline it has available, so complete lines are still answered, and a
-/// connection with nothing complete to offer is paused until the total falls. Shared by all loops; no I/O.
-public final class InputBudget: Sendable {
-    public let limit: Int
-    private let held = Atomic<Int>(0)
-    private let pauseCount = Atomic<Int>(0)
-
-    public init(limit: Int) {
-        self.limit = max(1, limit)
-    }
-
-    /// Bytes held now, across every connection.
-    public var bytes: Int { held.load(ordering: .relaxed) }
-    /// Times a connection was paused because the total was at the cap.
-    public var pauses: Int { pauseCount.load(ordering: .relaxed) }
-    /// Whether a connection may read bytes that could stay buffered as an unfinished line.
-    public var hasRoom: Bool { held.load(ordering: .relaxed) < limit }
-
-    /// Records that one connection now holds `new` bytes where it held `old`.
-    public func update(from old: Int, to new: Int) {
-        if new != old { held.add(new - old, ordering: .relaxed) }
-    }
-
-    public func recordPause() {
-        pauseCount.add(1, ordering: .relaxed)
-    }
-
-    /// How many of the `available` bytes (peeked, not yet taken) a connection may take: all of them while the budget
-    /// has room, else those through the last newline (0 when there is none: pause the connection).
-    public static func takeable(_ available: UnsafeBufferPointer<UInt8>, hasRoom: Bool) -> Int {
-        if hasRoom { return available.count }
-        guard let last = available.lastIndex(of: 0x0A) else { return 0 }
-        return last + 1
     }
 }

@@ -9,12 +9,15 @@ import Foundation
 
 /// Why the daemon could not get its listening socket.
 public enum ListenerError: Error, CustomStringConvertible {
+    /// The path does not fit `sun_path` (107 bytes).
     case pathTooLong(String)
+    /// A process answers on the socket at the path; it is left alone.
     case alreadyServed(String)
     /// Something other than a socket is at the socket path; fmtd never removes it.
     case notASocket(String, kind: String)
     /// A directory or link on the socket path is controlled by someone other than root or the daemon's user.
     case untrustedPath(String, component: String, reason: String)
+    /// A system call failed: what fmtd was doing, and `errno`.
     case system(String, errno: Int32)
 
     /// Stable, snake_case code for scripts and tests.

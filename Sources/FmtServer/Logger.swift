@@ -48,10 +48,12 @@ public struct Logger: Sendable {
 /// Lets a repeating log line through at most once per interval and counts the ones it held back, so an event that
 /// recurs thousands of times a second (accept out of descriptors) costs one line a second, not a flood.
 public struct LogThrottle: Sendable {
+    /// The shortest time between two lines, in microseconds.
     public let intervalMicros: UInt64
     private var lastLogged: UInt64?
     private var suppressed = 0
 
+    /// A throttle that has let nothing through yet.
     public init(intervalMicros: UInt64) {
         self.intervalMicros = intervalMicros
     }

@@ -26,6 +26,7 @@ public final class ServerCounters: Sendable {
     /// Times a client that does not read its responses was paused.
     public let readPauses = Atomic<Int>(0)
 
+    /// Counters at zero, with the admission and input limits `configuration` sets.
     public init(configuration: ServerConfiguration) {
         admission = Admission(
             maxConnections: configuration.maxConnections, maxPerUID: configuration.maxConnectionsPerUID)

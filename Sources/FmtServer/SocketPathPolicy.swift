@@ -11,6 +11,7 @@ public struct SocketPathPolicy: Sendable, Equatable {
     /// Owners whose directories and links are trusted: root and the daemon's effective uid.
     public let trustedOwners: Set<UInt32>
 
+    /// A policy trusting directories and links owned by `trustedOwners`.
     public init(trustedOwners: Set<UInt32>) {
         self.trustedOwners = trustedOwners
     }

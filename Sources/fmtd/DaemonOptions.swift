@@ -31,7 +31,8 @@ struct DaemonOptions {
                                  open connections of one peer uid before its new ones are refused with
                                  `overloaded` (default 1024)
           --max-buffered BYTES   input buffered across all connections (unfinished lines, unanswered lines) before
-                                 only complete lines are read (default 67108864, or 16 x --max-line when larger)
+                                 only complete lines are read (default 67108864, or 16 x --max-line when larger;
+                                 never below --max-line)
           --max-output BYTES     buffered responses per connection before reading pauses (default 1048576)
           --idle-timeout SEC     close connections idle this long (default 300)
           --line-timeout SEC     close a connection whose unfinished line is older than this (default 30)
