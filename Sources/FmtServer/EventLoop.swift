@@ -330,12 +330,12 @@ final class EventLoop: @unchecked Sendable {
             if !budgetPaused.isEmpty { budgetPaused.remove(connection.fd) }
             let received = readBuffer.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, wanted, 0) }
             if received > 0 {
+                let newlinesBefore = connection.newlines
                 readBuffer.withUnsafeBufferPointer { buffer in
                     consume(UnsafeBufferPointer(rebasing: buffer[0..<received]), connection)
                 }
-                if finisher == connection.fd && connection.input.isEmpty && !connection.discarding {
-                    releaseFinisher()
-                }
+                // The finisher's line is done once a newline went by: the slot passes on, not to its next line.
+                if finisher == connection.fd && connection.newlines != newlinesBefore { releaseFinisher() }
                 if connection.pendingOutput >= configuration.maxOutputBytes { break }
                 if received < wanted { break }
             } else if received == 0 {
@@ -400,6 +400,7 @@ final class EventLoop: @unchecked Sendable {
             }
             let newline = start + offset
             connection.lastLineEnd = connection.lastActivity
+            connection.newlines &+= 1
             let piece = UnsafeBufferPointer(rebasing: bytes[start..<newline])
             start = newline + 1
             if connection.discarding {
