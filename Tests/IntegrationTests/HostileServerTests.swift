@@ -39,6 +39,30 @@ import Testing
         if squatter == .regularFile { #expect(try String(contentsOfFile: path, encoding: .utf8) == "precious") }
     }
 
+    /// A live daemon too busy to accept (its backlog full) is still a live daemon: its socket is not replaced, and
+    /// the probe does not hang on it.
+    @Test func aLiveSocketWithAFullBacklogIsNotTakenForAStaleOne() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/fmtd.sock"
+        let listener = csys_unix_socket(0)
+        defer { close(listener) }
+        try #require(csys_unix_listen(listener, path, 0) == 0)
+        var waiting: [Int32] = []
+        defer { for fd in waiting { close(fd) } }
+        for _ in 0..<8 {
+            let fd = csys_unix_socket(1)
+            waiting.append(fd)
+            if csys_unix_connect(fd, path) != 0 && errno == EAGAIN { break }
+        }
+        try #require(errno == EAGAIN, "the backlog did not fill")
+
+        let result = try Self.runFmtd(["--socket", path])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("already answering"), "\(result.stderr)")
+        #expect(Self.lstatMode(path).map { $0 & UInt32(S_IFMT) } == UInt32(S_IFSOCK))
+    }
+
     // MARK: - 11. The socket directory must be one no one else controls
 
     enum Untrusted: String, CaseIterable, CustomTestStringConvertible {
