@@ -53,7 +53,7 @@ let resolver = LocaleResolver(
 func rank(_ language: String) -> (Int, String) {
     (productOrder.firstIndex(of: language) ?? productOrder.count, language)
 }
-let counters = ServerCounters()
+let counters = ServerCounters(configuration: options.server)
 let shared = Mutex<(registry: PluginRegistry?, stats: RequestStats?)>((nil, nil))
 
 let registry: PluginRegistry
@@ -103,12 +103,14 @@ do {
     let server = try Server(
         listener: listener, dispatcher: dispatcher, configuration: options.server, counters: counters, logger: logger,
         notifier: notifier)
-    server.run(status: dataStatus()) {
+    let drained = server.run(status: dataStatus()) {
         switch registry.reload() {
         case .success(let set): return (true, dataStatus() + " (data generation \(set.generation))")
         case .failure(let error): return (false, "reload failed, serving previous data: \(error)")
         }
     }
+    // A loop still inside a line after the deadline: end now, without exit handlers running beside it.
+    if !drained { _exit(0) }
 } catch {
     logger.error("cannot start: \(error)")
     listener.close()
