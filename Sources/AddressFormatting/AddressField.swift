@@ -23,8 +23,8 @@ public enum AddressField: String, Sendable, CaseIterable, Hashable {
         case 12: candidates = (.organization, nil)
         default: return nil
         }
-        if key == candidates.0.rawValue { return candidates.0 }
-        if let second = candidates.1, key == second.rawValue { return second }
+        if key.hasSameBytes(as: candidates.0.rawValue) { return candidates.0 }
+        if let second = candidates.1, key.hasSameBytes(as: second.rawValue) { return second }
         return nil
     }
 

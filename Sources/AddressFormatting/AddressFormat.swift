@@ -180,6 +180,9 @@ struct AddressFormat: Sendable {
 struct RegionCodes: Sendable {
     /// Lower-cased code, name or alias → code.
     private let lookup: [String: String]
+    /// Longer input matches nothing (lower-casing shrinks text by at most a factor of three, `K` → `k`), so it
+    /// is refused before it is lower-cased and hashed.
+    private let longestInput: Int
 
     init(codes: JSONValue, aliases: JSONValue?, fail: (String, String) -> DataError) throws(DataError) {
         guard case .object(let codeObject) = codes, codeObject.count > 0 else {
@@ -209,10 +212,12 @@ struct RegionCodes: Sendable {
             }
         }
         self.lookup = lookup
+        longestInput = 4 * (lookup.keys.map(\.utf8.count).max() ?? 0)
     }
 
     /// The code for an entered region (code, name or alias in any case), or nil when it is not one of them.
     func code(for value: String) -> String? {
-        lookup[value.lowercased()]
+        guard value.utf8.count <= longestInput else { return nil }
+        return lookup[value.lowercased()]
     }
 }

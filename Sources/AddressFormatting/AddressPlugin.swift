@@ -170,7 +170,7 @@ public struct AddressPlugin: FormatterPlugin {
         for member in object {
             if let field = AddressField.named(member.key) {
                 entered[field] = member.value
-            } else if member.key == "country" {
+            } else if member.key.hasSameBytes(as: "country") {
                 countryValue = member.value
             }
         }

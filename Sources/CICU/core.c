@@ -2,9 +2,13 @@
 
 #include <string.h>
 #include <unicode/ucol.h>
+#include <unicode/uchar.h>
 #include <unicode/uloc.h>
+#include <unicode/unorm2.h>
 #include <unicode/uregion.h>
 #include <unicode/ustring.h>
+#include <unicode/utf16.h>
+#include <unicode/utf8.h>
 #include <unicode/uversion.h>
 
 #include "shim_internal.h"
@@ -72,4 +76,43 @@ int fmt_icu_language_display_name(const char *language, const char *locale, char
     int32_t n = uloc_getDisplayLanguage(language, locale, buffer, 256, &status);
     if (U_FAILURE(status) || n <= 0 || n > 256) return -1;
     return fmt_shim_utf16_to_utf8(buffer, n, out, capacity);
+}
+
+int32_t fmt_icu_stream_safe_violation(const char *text, int32_t length, int32_t limit) {
+    UErrorCode status = U_ZERO_ERROR;
+    const UNormalizer2 *nfd = unorm2_getNFDInstance(&status);
+    if (U_FAILURE(status)) return 0;
+    const uint8_t *bytes = (const uint8_t *)text;
+    int32_t index = 0;
+    int32_t run = 0;
+    while (index < length) {
+        int32_t start = index;
+        UChar32 c;
+        U8_NEXT(bytes, index, length, c);
+        if (c < 0xC0) {
+            run = 0;
+            continue;
+        }
+        if (c < 0 || u_getIntPropertyValue(c, UCHAR_NFD_QUICK_CHECK) == UNORM_YES) {
+            run = c >= 0 && u_getCombiningClass(c) != 0 ? run + 1 : 0;
+            if (run > limit) return start;
+            continue;
+        }
+        UChar decomposition[32];
+        int32_t units = unorm2_getDecomposition(nfd, c, decomposition, 32, &status);
+        if (U_FAILURE(status) || units <= 0) {
+            status = U_ZERO_ERROR;
+            run = u_getCombiningClass(c) == 0 ? 0 : run + 1;
+            if (run > limit) return start;
+            continue;
+        }
+        int32_t offset = 0;
+        while (offset < units) {
+            UChar32 part;
+            U16_NEXT(decomposition, offset, units, part);
+            run = u_getCombiningClass(part) == 0 ? 0 : run + 1;
+            if (run > limit) return start;
+        }
+    }
+    return -1;
 }

@@ -125,39 +125,43 @@ int fmt_plural_select(const fmt_plural *plural, double number, char *out, int32_
     return fmt_shim_utf16_to_utf8(keyword, n, out, capacity);
 }
 
-/* The number of fraction digits of "-?[0-9]+(\.[0-9]+)?", or -1 when the text is not of that shape. */
-static int32_t fraction_digits(const char *text) {
+/* The number of fraction digits of "-?[0-9]+(\.[0-9]+)?" spelled by the length bytes at text, or -1 when
+   they are not of that shape. */
+static int32_t fraction_digits(const char *text, int32_t length) {
     const char *p = text;
-    if (*p == '-') p++;
-    if (*p < '0' || *p > '9') return -1;
-    while (*p >= '0' && *p <= '9') p++;
-    if (*p == 0) return 0;
+    const char *end = text + length;
+    if (p < end && *p == '-') p++;
+    if (p == end || *p < '0' || *p > '9') return -1;
+    while (p < end && *p >= '0' && *p <= '9') p++;
+    if (p == end) return 0;
     if (*p != '.') return -1;
     const char *start = ++p;
-    while (*p >= '0' && *p <= '9') p++;
-    if (*p != 0 || p == start) return -1;
+    while (p < end && *p >= '0' && *p <= '9') p++;
+    if (p != end || p == start) return -1;
     return (int32_t)(p - start);
 }
 
-int fmt_plural_select_decimal(const fmt_plural *plural, const char *decimal, char *out, int32_t capacity) {
-    int32_t digits = fraction_digits(decimal);
-    if (digits < 0 || digits > 30 || strlen(decimal) > 64) return -1;
+int fmt_plural_select_decimal(const fmt_plural *plural, const char *decimal, int32_t length, char *out,
+                              int32_t capacity) {
+    if (length < 0 || length > 64) return -1;
+    int32_t digits = fraction_digits(decimal, length);
+    if (digits < 0 || digits > 30) return -1;
     /* A skeleton with exactly the text's fraction digits keeps "1.0" as 1.0 (v = 1): the default drops them. */
     UChar skeleton[48];
-    int32_t length = 0;
+    int32_t skeleton_length = 0;
     if (digits == 0) {
         u_uastrcpy(skeleton, "precision-integer");
-        length = u_strlen(skeleton);
+        skeleton_length = u_strlen(skeleton);
     } else {
-        skeleton[length++] = u'.';
-        for (int32_t i = 0; i < digits; i++) skeleton[length++] = u'0';
+        skeleton[skeleton_length++] = u'.';
+        for (int32_t i = 0; i < digits; i++) skeleton[skeleton_length++] = u'0';
     }
     UErrorCode status = U_ZERO_ERROR;
-    UNumberFormatter *formatter = unumf_openForSkeletonAndLocale(skeleton, length, "en", &status);
+    UNumberFormatter *formatter = unumf_openForSkeletonAndLocale(skeleton, skeleton_length, "en", &status);
     UFormattedNumber *result = unumf_openResult(&status);
     UChar keyword[32];
     int32_t n = -1;
-    if (U_SUCCESS(status)) unumf_formatDecimal(formatter, decimal, -1, result, &status);
+    if (U_SUCCESS(status)) unumf_formatDecimal(formatter, decimal, length, result, &status);
     if (U_SUCCESS(status)) n = uplrules_selectFormatted(plural->rules, result, keyword, 32, &status);
     unumf_closeResult(result);
     unumf_close(formatter);

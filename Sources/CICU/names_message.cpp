@@ -162,7 +162,8 @@ extern "C" int fmt_message_argument(const fmt_message *message, int32_t index, c
 }
 
 extern "C" char *fmt_message_format(fmt_message *message, int32_t count, const char *const *names,
-                                    const char *const *values, const int32_t *is_number, int32_t *length,
+                                    const char *const *values, const int32_t *value_lengths,
+                                    const int32_t *is_number, int32_t *length,
                                     char *error, int32_t error_capacity) {
     UErrorCode status = U_ZERO_ERROR;
     std::vector<icu::UnicodeString> argument_names;
@@ -172,13 +173,13 @@ extern "C" char *fmt_message_format(fmt_message *message, int32_t count, const c
     for (int32_t i = 0; i < count; i++) {
         argument_names.push_back(icu::UnicodeString::fromUTF8(names[i]));
         if (is_number[i]) {
-            arguments.emplace_back(icu::StringPiece(values[i]), status);
+            arguments.emplace_back(icu::StringPiece(values[i], value_lengths[i]), status);
             if (U_FAILURE(status)) {
                 write_error(error, error_capacity, std::string("not a number: ") + names[i]);
                 return nullptr;
             }
         } else {
-            arguments.emplace_back(icu::UnicodeString::fromUTF8(values[i]));
+            arguments.emplace_back(icu::UnicodeString::fromUTF8(icu::StringPiece(values[i], value_lengths[i])));
         }
     }
     icu::UnicodeString result;

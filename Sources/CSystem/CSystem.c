@@ -5,6 +5,7 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
+#include <dirent.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -150,6 +151,28 @@ ssize_t csys_send(int fd, const void *buf, size_t len) {
         n = send(fd, buf, len, MSG_NOSIGNAL | MSG_DONTWAIT);
     } while (n < 0 && errno == EINTR);
     return n;
+}
+
+ssize_t csys_recv(int fd, void *buf, size_t len, int peek) {
+    ssize_t n;
+    do {
+        n = recv(fd, buf, len, MSG_DONTWAIT | (peek ? MSG_PEEK : 0));
+    } while (n < 0 && errno == EINTR);
+    return n;
+}
+
+int csys_open_reserve(void) { return open("/dev/null", O_RDONLY | O_CLOEXEC); }
+
+int csys_count_open_descriptors(void) {
+    DIR *dir = opendir("/proc/self/fd");
+    if (dir == NULL) return -1;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        if (entry->d_name[0] != '.') count++;
+    }
+    closedir(dir);
+    return count - 1; /* the directory stream's own descriptor */
 }
 
 int csys_notify(const char *path, const char *message, size_t len) {

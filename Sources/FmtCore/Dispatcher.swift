@@ -17,21 +17,29 @@ public final class Dispatcher: Sendable {
         case plugin(index: Int, slot: Int)
     }
 
+    /// Told of every `internal` answer (the op and the error's message), so a bug never goes unlogged.
+    public typealias InternalErrorHandler = @Sendable (_ op: String, _ message: String) -> Void
+
     public let registry: PluginRegistry
     public let stats: RequestStats
     /// Every op served: the built-ins and the enabled plugins' ops.
     public let ops: [String]
-    private let routes: [String: Route]
+    /// Keyed by the op's UTF-8 bytes: ops are ASCII, and a String key would normalise whatever a client sends.
+    private let routes: [WireName: Route]
+    private let onInternalError: InternalErrorHandler?
 
-    public init(registry: PluginRegistry, builtins: [String: BuiltinOp]) {
+    public init(
+        registry: PluginRegistry, builtins: [String: BuiltinOp], onInternalError: InternalErrorHandler? = nil
+    ) {
+        self.onInternalError = onInternalError
         self.registry = registry
         ops = Array(builtins.keys).sorted() + registry.ops
         stats = RequestStats(ops: ops)
-        var routes: [String: Route] = [:]
+        var routes: [WireName: Route] = [:]
         for (index, type) in registry.pluginTypes.enumerated() {
-            for op in type.ops { routes[op] = .plugin(index: index, slot: stats.slot(for: op)) }
+            for op in type.ops { routes[WireName(op)] = .plugin(index: index, slot: stats.slot(for: op)) }
         }
-        for (op, builtin) in builtins { routes[op] = .builtin(builtin, slot: stats.slot(for: op)) }
+        for (op, builtin) in builtins { routes[WireName(op)] = .builtin(builtin, slot: stats.slot(for: op)) }
         self.routes = routes
     }
 
@@ -48,16 +56,21 @@ public final class Dispatcher: Sendable {
         } catch let error as CoreError {
             Self.appendError(error, id: .null, to: &out)
             return
+        } catch let error as JSONReadError where error.isUnsafeText {
+            Self.appendError(
+                CoreError.badRequest("The request's text is refused: \(error).", field: nil), id: .null, to: &out)
+            return
         } catch let error as JSONReadError {
             Self.appendError(CoreError.badJSON(error.description), id: .null, to: &out)
             return
         } catch {
+            reportInternal(op: "", "\(error)")
             Self.appendError(CoreError.internal("\(error)"), id: .null, to: &out)
             return
         }
         do {
             let body: JSONObject
-            switch routes[request.op] {
+            switch routes[WireName(request.op)] {
             case .builtin(let builtin, let opSlot)?:
                 slot = opSlot
                 body = try builtin(request)
@@ -70,10 +83,16 @@ public final class Dispatcher: Sendable {
             Self.appendSuccess(body, id: request.id, to: &out)
             failed = false
         } catch let error as any WireError {
+            if error.code == CoreError.internal("").code { reportInternal(op: request.op, error.message) }
             Self.appendError(error, id: request.id, to: &out)
         } catch {
+            reportInternal(op: request.op, "\(error)")
             Self.appendError(CoreError.internal("\(error)"), id: request.id, to: &out)
         }
+    }
+
+    private func reportInternal(op: String, _ message: String) {
+        onInternalError?(String(decoding: op.utf8.prefix(64), as: UTF8.self), message)
     }
 
     public func respond(to line: [UInt8]) -> [UInt8] {

@@ -1,7 +1,17 @@
+import CICU
+
 /// Why a line is not a JSON value we accept; the message is for people and names the byte offset.
 public struct JSONReadError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
     public let offset: Int
+    /// True when the line is JSON but a string in it is not Stream-Safe Text (see `JSONReader.maxNonStarters`).
+    public let isUnsafeText: Bool
+
+    public init(message: String, offset: Int, isUnsafeText: Bool = false) {
+        self.message = message
+        self.offset = offset
+        self.isUnsafeText = isUnsafeText
+    }
 
     public var description: String { "\(message) at byte \(offset)" }
 }
@@ -11,6 +21,10 @@ public struct JSONReadError: Error, Sendable, Equatable, CustomStringConvertible
 public struct JSONReader {
     /// Deeper documents are refused: real requests nest two levels, and recursion must stay bounded.
     public static let defaultMaxDepth = 64
+    /// The most non-starters (combining marks, after canonical decomposition) a string may have in a row:
+    /// UAX #15's Stream-Safe Text Format. No language needs more, and the bound keeps every later
+    /// normalisation (Swift's String comparison and hashing, ICU's collation) linear in the text's length.
+    public static let maxNonStarters = 30
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
@@ -179,8 +193,11 @@ public struct JSONReader {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
                 let text = String(decoding: slice, as: UTF8.self)
-                guard nonASCII & 0x80 == 0 || text.utf8.elementsEqual(slice) else {
-                    throw JSONReadError(message: "invalid UTF-8 in a string", offset: start)
+                if nonASCII & 0x80 != 0 {
+                    guard text.utf8.elementsEqual(slice) else {
+                        throw JSONReadError(message: "invalid UTF-8 in a string", offset: start)
+                    }
+                    try Self.requireStreamSafe(slice, stringStart: start)
                 }
                 return text
             }
@@ -198,6 +215,9 @@ public struct JSONReader {
                 index += 1
                 guard let text = String(validating: scalars, as: UTF8.self) else {
                     throw JSONReadError(message: "invalid UTF-8 in a string", offset: start)
+                }
+                try scalars.withUnsafeBufferPointer { (decoded) throws(JSONReadError) in
+                    try Self.requireStreamSafe(decoded, stringStart: start)
                 }
                 return text
             case UInt8(ascii: "\\"):
@@ -224,6 +244,21 @@ public struct JSONReader {
             }
         }
         throw error("unterminated string")
+    }
+
+    /// Refuses a decoded string with more than `maxNonStarters` non-starters in a row.
+    private static func requireStreamSafe(
+        _ decoded: UnsafeBufferPointer<UInt8>, stringStart: Int
+    ) throws(JSONReadError) {
+        guard decoded.contains(where: { $0 >= 0xCC }) else { return }
+        let violation = decoded.withMemoryRebound(to: CChar.self) {
+            fmt_icu_stream_safe_violation($0.baseAddress, Int32($0.count), Int32(maxNonStarters))
+        }
+        guard violation >= 0 else { return }
+        throw JSONReadError(
+            message:
+                "a string has more than \(maxNonStarters) combining marks in a row (text must be Stream-Safe, UAX #15)",
+            offset: stringStart, isUnsafeText: true)
     }
 
     private mutating func readHex4() throws(JSONReadError) -> UInt32 {

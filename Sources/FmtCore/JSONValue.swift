@@ -67,10 +67,31 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The value as a `Double`, or nil when it overflows to infinity (`1e999999`).
+    /// The value as a `Double`, or nil when it is out of a double's range: it overflows to infinity
+    /// (`1e999999`) or a non-zero literal underflows to zero (`1e-999999`).
     public var doubleValue: Double? {
         guard let value = Double(text), value.isFinite else { return nil }
+        if value == 0, mantissaIsNonZero { return nil }
         return value
+    }
+
+    /// The literal for decimal arithmetic (ICU's number formatting), or nil when it is out of a double's
+    /// range. A zero keeps its digits but loses its exponent (`0e9999999999` → `0`), which decimal
+    /// libraries refuse past a limit of their own.
+    public var decimalText: String? {
+        guard doubleValue != nil else { return nil }
+        guard !mantissaIsNonZero, let exponent = text.utf8.firstIndex(where: { $0 | 0x20 == UInt8(ascii: "e") })
+        else { return text }
+        return String(text[..<exponent])
+    }
+
+    /// Whether a digit before the exponent is not `0`.
+    private var mantissaIsNonZero: Bool {
+        for byte in text.utf8 {
+            if byte | 0x20 == UInt8(ascii: "e") { return false }
+            if byte > UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { return true }
+        }
+        return false
     }
 
     /// The value as an `Int` when it is integral and in range (`5`, `5.0`, `5e0`).
@@ -110,12 +131,13 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral, Se
     }
 
     /// The value of the last member with this key (duplicate keys: the last one wins, as in most parsers).
+    /// Keys match byte for byte, never by canonical equivalence: they are protocol names.
     public subscript(key: String) -> JSONValue? {
         get {
-            members.last(where: { $0.key == key })?.value
+            members.last(where: { $0.key.hasSameBytes(as: key) })?.value
         }
         set {
-            if let index = members.lastIndex(where: { $0.key == key }) {
+            if let index = members.lastIndex(where: { $0.key.hasSameBytes(as: key) }) {
                 if let newValue {
                     members[index].value = newValue
                 } else {

@@ -50,11 +50,16 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
         }
         var rest: [String] = []
         var inExtension = false
+        var inPrivateUse = false
         while index < subtags.count {
             let subtag = subtags[index].lowercased()
-            if subtag.count == 1 {
-                // A singleton opens an extension or private use; it needs at least one subtag after it.
-                guard index + 1 < subtags.count, subtags[index + 1].count >= (subtag == "x" ? 1 : 2) else { return nil }
+            if inPrivateUse {
+                // After `x`, every subtag of 1 to 8 letters or digits is private use (`en-x-a-b`).
+            } else if subtag.count == 1 {
+                // A singleton opens an extension (whose subtags have 2 to 8 characters) or private use (1 to 8);
+                // it needs at least one subtag after it.
+                inPrivateUse = subtag == "x"
+                guard index + 1 < subtags.count, subtags[index + 1].count >= (inPrivateUse ? 1 : 2) else { return nil }
                 inExtension = true
             } else if !inExtension {
                 let isVariant =

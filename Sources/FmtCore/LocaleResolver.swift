@@ -37,7 +37,7 @@ public final class LocaleResolver: Sendable {
     /// Supported interface languages, English first.
     public let supported: [String]
     private let available: Set<String>
-    private let cache = Mutex<[String: ResolvedLocale]>([:])
+    private let cache = Mutex<[WireName: ResolvedLocale]>([:])
     private static let cacheLimit = 4096
 
     public init(supported: [String]) {
@@ -53,7 +53,8 @@ public final class LocaleResolver: Sendable {
 
     /// Resolves a tag from a request field; a malformed tag is `invalid_field` naming that field.
     public func resolve(_ text: String, field: String = "locale") throws(CoreError) -> ResolvedLocale {
-        if let cached = cache.withLock({ $0[text] }) { return cached }
+        let key = WireName(text)
+        if let cached = cache.withLock({ $0[key] }) { return cached }
         guard let tag = LanguageTag(parsing: text) else {
             throw .invalidField(
                 field, message: "\"\(text.prefix(64))\" is not a well-formed language tag (e.g. nl-BE).")
@@ -61,7 +62,7 @@ public final class LocaleResolver: Sendable {
         let resolved = resolve(tag)
         cache.withLock { cache in
             if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
-            cache[text] = resolved
+            cache[key] = resolved
         }
         return resolved
     }

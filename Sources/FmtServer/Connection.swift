@@ -24,6 +24,10 @@ final class Connection {
     var lastActivity: UInt64
     /// When the last line completed (or the connection opened): an unfinished line is as old as this.
     var lastLineEnd: UInt64
+    /// Newlines seen so far (wrapping), so a reader can tell that a line finished during a read.
+    var newlines: UInt = 0
+    /// Bytes of `input` and `backlog` last reported to the input budget.
+    var charged = 0
     /// The epoll interest currently registered, to avoid redundant `epoll_ctl` calls.
     var interest: UInt32 = 0
 

@@ -32,11 +32,22 @@ final class EventLoop: @unchecked Sendable {
     private var listening = true
     /// While out of file descriptors, the listener is taken out of epoll until this time, instead of spinning.
     private var acceptPausedUntil: UInt64?
-    private var drainDeadline: UInt64?
+    /// /dev/null, held so that when `accept` fails for want of descriptors one can be freed to take the waiting
+    /// connection, answer `overloaded` and close it (-1 while it could not be taken back).
+    private var reserveFD: Int32
+    /// Connections not read because the input budget is spent; read again once it has room.
+    private var budgetPaused: Set<Int32> = []
+    /// While the budget is spent, the one connection of this loop allowed to read past its last newline, so a line
+    /// longer than one read still finishes (and frees what it holds) instead of every such line waiting for
+    /// `--line-timeout`. The cap can thus be exceeded by at most one `--max-line` per loop.
+    private var finisher: Int32?
+    private var draining = false
 
     /// Monotonic microseconds of the loop's last turn, read by the watchdog.
     let heartbeat = Atomic<UInt64>(0)
     private let stopRequested = Atomic<Bool>(false)
+    /// Monotonic microseconds after which no further line is answered (0 until a stop is requested).
+    private let stopDeadline = Atomic<UInt64>(0)
     #if DEBUG
     /// Debug builds only: makes the loop spin without turning, to test the watchdog.
     let wedgeRequested = Atomic<Bool>(false)
@@ -58,25 +69,36 @@ final class EventLoop: @unchecked Sendable {
         self.logger = logger
         epoll = csys_epoll_create()
         wakeFD = csys_eventfd()
-        guard epoll >= 0, wakeFD >= 0 else { throw .system("epoll", errno: errno) }
+        reserveFD = csys_open_reserve()
+        guard epoll >= 0, wakeFD >= 0, reserveFD >= 0 else { throw .system("epoll", errno: errno) }
         guard csys_epoll_add(epoll, wakeFD, UInt32(CSYS_EPOLLIN), Self.wakeToken) == 0,
             csys_epoll_add(epoll, listener.fd, Self.listenerEvents, Self.listenerToken) == 0
         else { throw .system("epoll_ctl", errno: errno) }
         heartbeat.store(csys_monotonic_usec(), ordering: .relaxed)
     }
 
-    /// Asks the loop to stop accepting, drain buffered responses (bounded) and return from `run`.
-    func requestStop() {
+    /// Asks the loop to stop accepting, answer what clients already sent and flush it until `deadline` (monotonic
+    /// microseconds), then close every connection and return from `run`. No line is started after the deadline.
+    func requestStop(deadline: UInt64) {
+        stopDeadline.store(max(deadline, 1), ordering: .relaxed)
         stopRequested.store(true, ordering: .relaxed)
         _ = csys_eventfd_signal(wakeFD)
+    }
+
+    private var pastStopDeadline: Bool {
+        let deadline = stopDeadline.load(ordering: .relaxed)
+        return deadline != 0 && csys_monotonic_usec() >= deadline
     }
 
     /// Runs until stopped and drained.
     func run() {
         var events = [csys_event](repeating: csys_event(), count: 256)
         var lastSweep = csys_monotonic_usec()
+        var timeout: Int32 = 250
         while true {
-            let count = events.withUnsafeMutableBufferPointer { csys_epoll_wait(epoll, $0.baseAddress, 256, 250) }
+            let count = events.withUnsafeMutableBufferPointer {
+                csys_epoll_wait(epoll, $0.baseAddress, 256, timeout)
+            }
             let now = csys_monotonic_usec()
             heartbeat.store(now, ordering: .relaxed)
             #if DEBUG
@@ -91,11 +113,17 @@ final class EventLoop: @unchecked Sendable {
                 default: handle(fd: Int32(truncatingIfNeeded: event.data), events: event.events, now: now)
                 }
             }
-            if stopRequested.load(ordering: .relaxed) && beginOrContinueDrain(now: now) { break }
+            if stopRequested.load(ordering: .relaxed) {
+                if beginOrContinueDrain() { break }
+                let left = stopDeadline.load(ordering: .relaxed) &- csys_monotonic_usec()
+                timeout = Int32(min(250, left / 1000 + 1))
+            }
             if let until = acceptPausedUntil, now >= until, listening {
                 acceptPausedUntil = nil
+                if reserveFD < 0 { reserveFD = csys_open_reserve() }
                 _ = csys_epoll_add(epoll, listener.fd, Self.listenerEvents, Self.listenerToken)
             }
+            if !budgetPaused.isEmpty && counters.inputBudget.hasRoom { resumeBudgetPaused() }
             if now &- lastSweep >= 1_000_000 {
                 lastSweep = now
                 closeStalledConnections(now: now)
@@ -104,14 +132,15 @@ final class EventLoop: @unchecked Sendable {
         for connection in Array(connections.values) { close(connection) }
         Glibc.close(epoll)
         Glibc.close(wakeFD)
+        if reserveFD >= 0 { Glibc.close(reserveFD) }
     }
 
-    /// Returns true when the loop may exit: every connection answered and closed, or the drain deadline passed.
-    private func beginOrContinueDrain(now: UInt64) -> Bool {
-        if listening {
+    /// Returns true when the loop may exit: every connection answered and closed, or the stop deadline passed.
+    private func beginOrContinueDrain() -> Bool {
+        if !draining {
+            draining = true
             listening = false
             if acceptPausedUntil == nil { _ = csys_epoll_del(epoll, listener.fd) }
-            drainDeadline = now + UInt64(configuration.shutdownTimeout.wholeMicroseconds)
             // Answer what clients already sent, then treat every connection as half-closed: it closes once its
             // responses are flushed, and an idle one closes at once.
             for connection in Array(connections.values) {
@@ -124,7 +153,7 @@ final class EventLoop: @unchecked Sendable {
                 settle(connection)
             }
         }
-        return connections.isEmpty || now >= (drainDeadline ?? 0)
+        return connections.isEmpty || pastStopDeadline
     }
 
     private func acceptConnections(now: UInt64) {
@@ -132,30 +161,12 @@ final class EventLoop: @unchecked Sendable {
         for _ in 0..<64 {
             let fd = csys_accept(listener.fd)
             guard fd >= 0 else {
-                if errno == EMFILE || errno == ENFILE {
-                    logger.error(
-                        "accept: out of file descriptors (\(counters.connectionsOpen.load(ordering: .relaxed)) open); pausing accepts for 100 ms"
-                    )
-                    _ = csys_epoll_del(epoll, listener.fd)
-                    acceptPausedUntil = now + 100_000
-                }
+                if errno == EMFILE || errno == ENFILE, answerWithReserve(errno: errno, now: now) { continue }
                 return
             }
             counters.connectionsTotal.add(1, ordering: .relaxed)
             let peer = PeerCredentials.of(fd: fd) ?? PeerCredentials(pid: 0, uid: .max, gid: .max)
-            // Reserve the slot atomically: loops accept concurrently, and a load-then-add would let two of them
-            // take the last slot.
-            if counters.connectionsOpen.add(1, ordering: .relaxed).oldValue >= configuration.maxConnections {
-                counters.connectionsOpen.subtract(1, ordering: .relaxed)
-                counters.connectionsOverloaded.add(1, ordering: .relaxed)
-                refuse(
-                    fd,
-                    CoreError.overloaded(
-                        "The daemon is at its connection limit (\(configuration.maxConnections)); try again later."))
-                continue
-            }
             if !isAllowed(peer) {
-                counters.connectionsOpen.subtract(1, ordering: .relaxed)
                 counters.connectionsForbidden.add(1, ordering: .relaxed)
                 logger.warning("refused connection from \(peer): not in --allow-uid/--allow-gid")
                 refuse(
@@ -163,6 +174,21 @@ final class EventLoop: @unchecked Sendable {
                     CoreError.forbidden(
                         "This user may not use fmtd (\(peer)); ask the operator to add it to --allow-uid or --allow-gid."
                     ))
+                continue
+            }
+            switch counters.admission.admit(uid: peer.uid) {
+            case .admitted: break
+            case .overGlobalLimit(let limit):
+                counters.connectionsOverloaded.add(1, ordering: .relaxed)
+                refuse(fd, CoreError.overloaded("The daemon is at its connection limit (\(limit)); try again later."))
+                continue
+            case .overPerUIDLimit(let uid, let limit):
+                counters.connectionsPerUIDOverloaded.add(1, ordering: .relaxed)
+                refuse(
+                    fd,
+                    CoreError.overloaded(
+                        "uid \(uid) holds \(limit) connections, the per-user limit (--max-connections-per-uid); "
+                            + "close some or try again later."))
                 continue
             }
             // EPOLLEXCLUSIVE wakes whichever loop is idle, so a burst of connections would all land on one loop:
@@ -175,6 +201,41 @@ final class EventLoop: @unchecked Sendable {
                 target.handOver(fd: fd, peer: peer)
             }
         }
+    }
+
+    /// `accept` failed for want of descriptors (Linux takes the descriptor before it looks for a waiting
+    /// connection): frees the reserve to take a waiting connection, answers it `overloaded`, closes it and takes
+    /// the reserve back. Returns true when it answered one. When even that fails, accepting pauses for 100 ms
+    /// instead of spinning. The log line is throttled to one a second across loops.
+    private func answerWithReserve(errno code: Int32, now: UInt64) -> Bool {
+        var fd: Int32 = -1
+        var failure = code
+        if reserveFD >= 0 {
+            Glibc.close(reserveFD)
+            fd = csys_accept(listener.fd)
+            failure = errno
+            if fd >= 0 {
+                counters.connectionsOverloaded.add(1, ordering: .relaxed)
+                refuse(fd, CoreError.overloaded("The daemon is out of file descriptors; try again later."))
+            }
+            reserveFD = csys_open_reserve()
+        }
+        let nothingWaiting = fd < 0 && (failure == EAGAIN || failure == EWOULDBLOCK)
+        guard !nothingWaiting else { return false }
+        counters.acceptOutOfDescriptors.add(1, ordering: .relaxed)
+        if let suppressed = counters.outOfDescriptorsLog.withLock({ $0.admit(now: now) }) {
+            let open = counters.admission.snapshot.open
+            let held = suppressed > 0 ? " (\(suppressed) more since the last report)" : ""
+            logger.error(
+                "accept: \(String(cString: strerror(code))) with \(open) connections open; answering "
+                    + "`overloaded` through the reserved descriptor\(held)")
+        }
+        if fd < 0 || reserveFD < 0 {
+            _ = csys_epoll_del(epoll, listener.fd)
+            acceptPausedUntil = now + 100_000
+            return false
+        }
+        return true
     }
 
     /// Queues a connection accepted by another loop; this loop registers it when its eventfd wakes it.
@@ -194,7 +255,7 @@ final class EventLoop: @unchecked Sendable {
     private func adopt(fd: Int32, peer: PeerCredentials, now: UInt64) {
         guard listening, csys_epoll_add(epoll, fd, UInt32(CSYS_EPOLLIN), UInt64(fd)) == 0 else {
             Glibc.close(fd)
-            counters.connectionsOpen.subtract(1, ordering: .relaxed)
+            counters.admission.release(uid: peer.uid)
             return
         }
         let connection = Connection(fd: fd, peer: peer, now: now)
@@ -242,17 +303,41 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Reads what the socket has (at most `budget` reads per turn, for fairness) and answers every complete line.
+    /// While the input budget is spent, it takes only bytes through the last newline available, and pauses the
+    /// connection when there is none (unless it is discarding an over-long line, which buffers nothing, or it is
+    /// this loop's finisher).
     private func readAvailable(_ connection: Connection, budget: Int = 4) {
         var budget = budget
-        while budget > 0 {
+        while budget > 0 && !pastStopDeadline {
             budget -= 1
-            let received = readBuffer.withUnsafeMutableBytes { recv(connection.fd, $0.baseAddress, $0.count, 0) }
+            var wanted = readBuffer.count
+            if !counters.inputBudget.hasRoom && !connection.discarding && finisher != connection.fd {
+                let peeked = readBuffer.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, $0.count, 1) }
+                if peeked > 0 {
+                    wanted = readBuffer.withUnsafeBufferPointer { buffer in
+                        InputBudget.takeable(UnsafeBufferPointer(rebasing: buffer[0..<peeked]), hasRoom: false)
+                    }
+                    if wanted == 0 && finisher == nil {
+                        finisher = connection.fd
+                        wanted = readBuffer.count
+                    }
+                    guard wanted > 0 else {
+                        pauseForBudget(connection)
+                        return
+                    }
+                }
+            }
+            if !budgetPaused.isEmpty { budgetPaused.remove(connection.fd) }
+            let received = readBuffer.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, wanted, 0) }
             if received > 0 {
+                let newlinesBefore = connection.newlines
                 readBuffer.withUnsafeBufferPointer { buffer in
                     consume(UnsafeBufferPointer(rebasing: buffer[0..<received]), connection)
                 }
+                // The finisher's line is done once a newline went by: the slot passes on, not to its next line.
+                if finisher == connection.fd && connection.newlines != newlinesBefore { releaseFinisher() }
                 if connection.pendingOutput >= configuration.maxOutputBytes { break }
-                if received < readBuffer.count { break }
+                if received < wanted { break }
             } else if received == 0 {
                 finishInput(connection)
                 return
@@ -260,6 +345,32 @@ final class EventLoop: @unchecked Sendable {
                 if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { finishInput(connection) }
                 return
             }
+        }
+    }
+
+    private func pauseForBudget(_ connection: Connection) {
+        if budgetPaused.insert(connection.fd).inserted { counters.inputBudget.recordPause() }
+    }
+
+    /// The finisher's line is done (or it closed): the paused connection holding the most input finishes next
+    /// (finishing it frees the most). One is woken, not all, so a release costs no pass over every paused peer.
+    private func releaseFinisher() {
+        finisher = nil
+        guard !counters.inputBudget.hasRoom else { return }
+        let next = budgetPaused.compactMap { connections[$0] }.max { $0.input.count < $1.input.count }
+        guard let next else { return }
+        budgetPaused.remove(next.fd)
+        finisher = next.fd
+        settle(next)
+    }
+
+    /// The input budget has room again, or the finisher is free: read the paused connections as usual.
+    private func resumeBudgetPaused() {
+        let paused = budgetPaused
+        budgetPaused = []
+        for fd in paused {
+            guard let connection = connections[fd] else { continue }
+            settle(connection)
         }
     }
 
@@ -289,6 +400,7 @@ final class EventLoop: @unchecked Sendable {
             }
             let newline = start + offset
             connection.lastLineEnd = connection.lastActivity
+            connection.newlines &+= 1
             let piece = UnsafeBufferPointer(rebasing: bytes[start..<newline])
             start = newline + 1
             if connection.discarding {
@@ -335,6 +447,10 @@ final class EventLoop: @unchecked Sendable {
 
     /// Answers one line; blank lines (and a lone `\r`) are skipped.
     private func answer(_ line: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
+        guard !pastStopDeadline else {
+            connection.readClosed = true
+            return
+        }
         var end = line.count
         while end > 0, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
         var begin = 0
@@ -354,6 +470,11 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
         }
+        if connection.readClosed && pastStopDeadline {
+            connection.input = []
+            connection.backlog = []
+        }
+        chargeBuffers(connection)
         if connection.readClosed && connection.pendingOutput == 0 {
             close(connection)
             return
@@ -362,9 +483,19 @@ final class EventLoop: @unchecked Sendable {
         if overFull && !connection.readPaused { counters.readPauses.add(1, ordering: .relaxed) }
         connection.readPaused = overFull
         var interest: UInt32 = 0
-        if !connection.readClosed && !connection.readPaused { interest |= UInt32(CSYS_EPOLLIN) }
+        if !connection.readClosed && !connection.readPaused {
+            // Paused by the budget, a connection is woken only when more bytes arrive (which may finish its line).
+            interest |= UInt32(CSYS_EPOLLIN) | (budgetPaused.contains(connection.fd) ? CSYS_EPOLLET : 0)
+        }
         if connection.pendingOutput > 0 { interest |= UInt32(CSYS_EPOLLOUT) }
         updateInterest(connection, interest)
+    }
+
+    /// Tells the input budget what this connection's buffers hold now.
+    private func chargeBuffers(_ connection: Connection) {
+        let held = connection.input.capacity + connection.backlog.capacity
+        counters.inputBudget.update(from: connection.charged, to: held)
+        connection.charged = held
     }
 
     private func updateInterest(_ connection: Connection, _ interest: UInt32) {
@@ -398,6 +529,10 @@ final class EventLoop: @unchecked Sendable {
         guard connections.removeValue(forKey: connection.fd) != nil else { return }
         _ = csys_epoll_del(epoll, connection.fd)
         Glibc.close(connection.fd)
-        counters.connectionsOpen.subtract(1, ordering: .relaxed)
+        budgetPaused.remove(connection.fd)
+        if finisher == connection.fd { releaseFinisher() }
+        counters.inputBudget.update(from: connection.charged, to: 0)
+        connection.charged = 0
+        counters.admission.release(uid: connection.peer.uid)
     }
 }

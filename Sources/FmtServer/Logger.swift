@@ -44,3 +44,29 @@ public struct Logger: Sendable {
     public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
 }
+
+/// Lets a repeating log line through at most once per interval and counts the ones it held back, so an event that
+/// recurs thousands of times a second (accept out of descriptors) costs one line a second, not a flood.
+public struct LogThrottle: Sendable {
+    /// The shortest time between two lines, in microseconds.
+    public let intervalMicros: UInt64
+    private var lastLogged: UInt64?
+    private var suppressed = 0
+
+    /// A throttle that has let nothing through yet.
+    public init(intervalMicros: UInt64) {
+        self.intervalMicros = intervalMicros
+    }
+
+    /// Records one occurrence at monotonic time `now`: returns how many occurrences were held back since the last
+    /// line when this one should be logged, or nil when it is held back.
+    public mutating func admit(now: UInt64) -> Int? {
+        if let lastLogged, now &- lastLogged < intervalMicros {
+            suppressed += 1
+            return nil
+        }
+        lastLogged = now
+        defer { suppressed = 0 }
+        return suppressed
+    }
+}

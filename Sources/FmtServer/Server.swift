@@ -1,6 +1,7 @@
 import CSystem
 import FmtCore
 import Glibc
+import Synchronization
 
 /// The daemon's lifecycle around its event loops: start the loops on the listener, tell systemd we are
 /// ready, then turn signals into actions on the main thread (SIGHUP reloads, SIGTERM/SIGINT drain and stop)
@@ -13,6 +14,15 @@ public final class Server: Sendable {
     private let logger: Logger
     private let notifier: Notifier
     private let loops: [EventLoop]
+    /// Descriptors (of /dev/null) held for reloading: given back just before a reload opens data files, taken again
+    /// after, so a reload works even when connections have used every other descriptor.
+    private let reloadReserve = Mutex<[Int32]>([])
+
+    /// Descriptors kept free of connections: for reloads, sd_notify, and answering `overloaded` through the
+    /// reserve when `accept` runs out.
+    public static let descriptorHeadroom = 32
+    /// How long after the shutdown deadline the main thread still waits for a loop finishing its current line.
+    public static let joinGrace: Duration = .milliseconds(500)
 
     /// Signals the daemon handles; they are blocked in every thread and taken with `sigtimedwait`.
     public static let handledSignals: [Int32] = [SIGHUP, SIGTERM, SIGINT, SIGUSR2]
@@ -49,13 +59,50 @@ public final class Server: Sendable {
         }
         for loop in loops { loop.siblings = loops }
         self.loops = loops
+        reloadReserve.withLock { $0 = Self.takeReserve(count: 4) }
+        limitConnectionsToDescriptors()
     }
 
-    /// Serves until SIGTERM/SIGINT; `reload` runs on SIGHUP, on a thread of its own (`ReloadWorker`), and returns
-    /// the status line for systemd, sent with `READY=1` once no reload is running.
-    public func run(status: String, reload: @escaping @Sendable () -> (ok: Bool, status: String)) {
+    /// Lowers the connection limit to what the open-files limit leaves after the descriptors already open and
+    /// `descriptorHeadroom`, so connections never exhaust descriptors and every one over the limit is answered.
+    private func limitConnectionsToDescriptors() {
+        let openFileLimit = csys_raise_fd_limit()
+        let inUse = csys_count_open_descriptors()
+        guard openFileLimit > 0, inUse >= 0 else { return }
+        let limit = Admission.connectionLimit(
+            configured: configuration.maxConnections, openFileLimit: openFileLimit, descriptorsInUse: Int(inUse),
+            headroom: Self.descriptorHeadroom)
+        if limit < configuration.maxConnections {
+            logger.warning(
+                "the open-files limit (\(openFileLimit)) allows \(limit) connections beside the \(inUse) descriptors "
+                    + "open and \(Self.descriptorHeadroom) kept free; --max-connections \(configuration.maxConnections) "
+                    + "is lowered to \(limit) (raise LimitNOFILE= to serve more)")
+        }
+        counters.admission.lowerGlobalLimit(to: limit)
+    }
+
+    private static func takeReserve(count: Int) -> [Int32] {
+        (0..<count).map { _ in csys_open_reserve() }.filter { $0 >= 0 }
+    }
+
+    /// Runs `body` with the reload reserve given back, then takes it again.
+    private func withReloadReserveReleased<T>(_ body: () -> T) -> T {
+        reloadReserve.withLock { reserve in
+            for fd in reserve { close(fd) }
+            reserve = []
+        }
+        defer { reloadReserve.withLock { $0 = Self.takeReserve(count: 4) } }
+        return body()
+    }
+
+    /// Serves until SIGTERM/SIGINT; `reload` runs on SIGHUP, on a thread of its own (`ReloadWorker`) with the
+    /// reload reserve given back, and returns the status line for systemd, sent with `READY=1` once no reload is
+    /// running. Returns false when a loop had not stopped by the shutdown deadline (plus `joinGrace`): the caller
+    /// should then end the process at once (`_exit`) rather than run exit handlers beside it.
+    @discardableResult
+    public func run(status: String, reload: @escaping @Sendable () -> (ok: Bool, status: String)) -> Bool {
         let threads = loops.map { loop in LoopThread.start(name: "fmtd-loop-\(loop.index)") { loop.run() } }
-        let reloads = ReloadWorker(reload)
+        let reloads = ReloadWorker { [self] in withReloadReserveReleased { reload() } }
         notifier.ready(status: status)
         logger.notice("ready: \(status)")
 
@@ -97,10 +144,20 @@ public final class Server: Sendable {
                 }
             }
         }
-        for loop in loops { loop.requestStop() }
-        for thread in threads { thread.join() }
+        let deadline = csys_monotonic_usec() + UInt64(configuration.shutdownTimeout.wholeMicroseconds)
+        for loop in loops { loop.requestStop(deadline: deadline) }
+        let joinBy = deadline + UInt64(Self.joinGrace.wholeMicroseconds)
+        while threads.contains(where: { !$0.isFinished }) && csys_monotonic_usec() < joinBy { usleep(5_000) }
+        let stuck = threads.filter { !$0.isFinished }.count
+        for thread in threads where thread.isFinished { thread.join() }
         listener.close()
+        if stuck > 0 {
+            logger.error(
+                "\(stuck) event loop(s) still busy \(Self.joinGrace) after the shutdown deadline; exiting without them")
+            return false
+        }
         logger.notice("stopped")
+        return true
     }
 
     private func loopsAreTurning(within limit: Duration) -> Bool {
@@ -121,18 +178,29 @@ public final class Server: Sendable {
 /// A joinable POSIX thread for one event loop (Foundation's `Thread` would pull all of Foundation into the daemon).
 struct LoopThread {
     private let handle: pthread_t
+    private let finished: Flag
+
+    final class Flag: Sendable {
+        let value = Atomic<Bool>(false)
+    }
 
     private final class Body {
         let name: String
         let run: () -> Void
-        init(_ name: String, _ run: @escaping () -> Void) {
+        let finished: Flag
+        init(_ name: String, _ run: @escaping () -> Void, finished: Flag) {
             self.name = name
             self.run = run
+            self.finished = finished
         }
     }
 
+    /// True once the thread's body has returned (joining it then does not wait).
+    var isFinished: Bool { finished.value.load(ordering: .acquiring) }
+
     static func start(name: String, _ run: @escaping @Sendable () -> Void) -> LoopThread {
-        let body = Unmanaged.passRetained(Body(name, run)).toOpaque()
+        let finished = Flag()
+        let body = Unmanaged.passRetained(Body(name, run, finished: finished)).toOpaque()
         var handle = pthread_t()
         let rc = pthread_create(
             &handle, nil,
@@ -140,10 +208,11 @@ struct LoopThread {
                 let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
                 csys_name_current_thread(body.name)
                 body.run()
+                body.finished.value.store(true, ordering: .releasing)
                 return nil
             }, body)
         precondition(rc == 0, "pthread_create failed: \(rc)")
-        return LoopThread(handle: handle)
+        return LoopThread(handle: handle, finished: finished)
     }
 
     func join() {

@@ -6,6 +6,12 @@ public struct ServerConfiguration: Sendable {
     public var maxLineBytes = 64 * 1024
     /// Open connections beyond this get one `overloaded` line and are closed.
     public var maxConnections = 4096
+    /// Open connections from one uid beyond this get one `overloaded` line and are closed, so one local user cannot
+    /// hold every slot; the default still lets one busy service hold 1,024 connections.
+    public var maxConnectionsPerUID = 1024
+    /// Input buffered across all connections (unfinished lines, and lines waiting for their client to read) above
+    /// which only complete lines are taken in; nil means `defaultMaxBufferedBytes`.
+    public var maxBufferedBytes: Int?
     /// Buffered responses per connection above which fmtd stops reading that client until it reads.
     public var maxOutputBytes = 1024 * 1024
     /// Connections with no traffic for this long are closed.
@@ -19,6 +25,12 @@ public struct ServerConfiguration: Sendable {
     /// signal it anyway (`fmtq reload` runs as it from `ExecReload=`); root is not special.
     public var allowedUIDs: Set<UInt32>?
     public var allowedGIDs: Set<UInt32>?
+
+    /// 64 MiB, or 16 lines of `--max-line` when that is more.
+    public var defaultMaxBufferedBytes: Int { max(64 * 1024 * 1024, 16 * maxLineBytes) }
+
+    /// The input cap in force: never below one `--max-line`, so the longest allowed line can always arrive.
+    public var effectiveMaxBufferedBytes: Int { max(maxBufferedBytes ?? defaultMaxBufferedBytes, maxLineBytes) }
 
     public init(threads: Int) {
         self.threads = max(1, threads)

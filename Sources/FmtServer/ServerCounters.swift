@@ -4,10 +4,19 @@ import Synchronization
 /// Connection-level counters shared by all event loops, reported by `stats`.
 public final class ServerCounters: Sendable {
     public let startedAt = ContinuousClock.now
-    public let connectionsOpen = Atomic<Int>(0)
+    /// Open connections against the global and per-uid limits.
+    public let admission: Admission
+    /// Input buffered across connections against `--max-buffered`.
+    public let inputBudget: InputBudget
     public let connectionsTotal = Atomic<Int>(0)
-    /// Refused at the connection limit (`overloaded`).
+    /// Refused at the global connection limit (`overloaded`).
     public let connectionsOverloaded = Atomic<Int>(0)
+    /// Refused at `--max-connections-per-uid` (`overloaded`).
+    public let connectionsPerUIDOverloaded = Atomic<Int>(0)
+    /// Times `accept` failed for want of file descriptors (each connection then answered through the reserve).
+    public let acceptOutOfDescriptors = Atomic<Int>(0)
+    /// Throttles the out-of-descriptors log line to one a second across all loops.
+    let outOfDescriptorsLog = Mutex(LogThrottle(intervalMicros: 1_000_000))
     /// Refused by `--allow-uid`/`--allow-gid`.
     public let connectionsForbidden = Atomic<Int>(0)
     public let connectionsIdleClosed = Atomic<Int>(0)
@@ -17,7 +26,12 @@ public final class ServerCounters: Sendable {
     /// Times a client that does not read its responses was paused.
     public let readPauses = Atomic<Int>(0)
 
-    public init() {}
+    /// Counters at zero, with the admission and input limits `configuration` sets.
+    public init(configuration: ServerConfiguration) {
+        admission = Admission(
+            maxConnections: configuration.maxConnections, maxPerUID: configuration.maxConnectionsPerUID)
+        inputBudget = InputBudget(limit: configuration.effectiveMaxBufferedBytes)
+    }
 
     public var uptimeSeconds: Double {
         let elapsed = startedAt.duration(to: .now)
@@ -26,10 +40,20 @@ public final class ServerCounters: Sendable {
 
     /// The counters as `stats` reports them under `connections`.
     public var connections: JSONObject {
-        [
-            "open": JSONValue(connectionsOpen.load(ordering: .relaxed)),
+        let admitted = admission.snapshot
+        return [
+            "open": JSONValue(admitted.open),
+            "limit": JSONValue(admitted.limit),
             "total": JSONValue(connectionsTotal.load(ordering: .relaxed)),
             "overloaded": JSONValue(connectionsOverloaded.load(ordering: .relaxed)),
+            "perUidLimit": JSONValue(admission.maxPerUID),
+            "perUidOverloaded": JSONValue(connectionsPerUIDOverloaded.load(ordering: .relaxed)),
+            "uids": JSONValue(admitted.uids),
+            "busiestUidOpen": JSONValue(admitted.busiestUID),
+            "outOfDescriptors": JSONValue(acceptOutOfDescriptors.load(ordering: .relaxed)),
+            "bufferedBytes": JSONValue(inputBudget.bytes),
+            "bufferedLimit": JSONValue(inputBudget.limit),
+            "bufferedPauses": JSONValue(inputBudget.pauses),
             "forbidden": JSONValue(connectionsForbidden.load(ordering: .relaxed)),
             "idleClosed": JSONValue(connectionsIdleClosed.load(ordering: .relaxed)),
             "lineTimeouts": JSONValue(connectionsLineTimeouts.load(ordering: .relaxed)),

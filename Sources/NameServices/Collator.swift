@@ -80,7 +80,14 @@ final class PluralRules: @unchecked Sendable {
     /// The category of a plain decimal string (`1.0`), whose visible fraction digits count; nil when the
     /// text is not of the form `-?digits(.digits)?`.
     func category(ofDecimal text: String) -> String? {
-        let category = ICUInfo.read(capacity: 16) { fmt_plural_select_decimal(handle, text, $0, $1) }
+        var text = text
+        let category = text.withUTF8 { decimal in
+            decimal.withMemoryRebound(to: CChar.self) { decimal in
+                ICUInfo.read(capacity: 16) {
+                    fmt_plural_select_decimal(handle, decimal.baseAddress, Int32(decimal.count), $0, $1)
+                }
+            }
+        }
         return category.isEmpty ? nil : category
     }
 }

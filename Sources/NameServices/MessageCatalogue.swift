@@ -123,14 +123,24 @@ final class CompiledMessage: Sendable {
         _ pointer: OpaquePointer, names: [String], values: [String], numbers: [Int32]
     ) -> Result<String, CoreError> {
         let cNames = names.map { UnsafePointer(strdup($0)) }
-        let cValues = values.map { UnsafePointer(strdup($0)) }
+        // Values go with their lengths: a NUL inside a value is text, never its end.
+        let cValues = values.map { value -> UnsafePointer<CChar>? in
+            let bytes = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, value.utf8.count))
+            _ = UnsafeMutableBufferPointer(start: bytes, count: value.utf8.count).withMemoryRebound(to: UInt8.self) {
+                $0.initialize(from: value.utf8)
+            }
+            return UnsafePointer(bytes)
+        }
+        let lengths = values.map { Int32($0.utf8.count) }
         defer {
             cNames.forEach { free(UnsafeMutablePointer(mutating: $0)) }
-            cValues.forEach { free(UnsafeMutablePointer(mutating: $0)) }
+            cValues.forEach { UnsafeMutablePointer(mutating: $0)?.deallocate() }
         }
         var error = [CChar](repeating: 0, count: 160)
         var length: Int32 = 0
-        guard let text = fmt_message_format(pointer, Int32(names.count), cNames, cValues, numbers, &length, &error, 160)
+        guard
+            let text = fmt_message_format(
+                pointer, Int32(names.count), cNames, cValues, lengths, numbers, &length, &error, 160)
         else {
             let reason = String(decoding: error.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
             return .failure(.internal("ICU could not format the message: \(reason)"))

@@ -13,12 +13,15 @@ public struct NamesPlugin: FormatterPlugin {
     private let collators = TagCache<Collator> { Collator(tag: $0) }
     private let pluralRules = TagCache<PluralRules> { PluralRules(tag: $0) }
     private let catalogue: MessageCatalogue
+    /// The longest key in bytes: a longer `key` names no message, and is refused before it is hashed.
+    private let longestKey: Int
     private let languages: [JSONValue]
     private let info: JSONObject
 
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
         resolver = environment.resolver
         catalogue = try MessageCatalogue(loading: data)
+        longestKey = catalogue.entries.keys.map(\.utf8.count).max() ?? 0
         let supported = resolver.supported
         languages = supported.map { language in
             var names = JSONObject()
@@ -172,7 +175,7 @@ public struct NamesPlugin: FormatterPlugin {
         let key = try request.requiredString("key")
         let resolved = try request.locale(resolver)
         let arguments = try request.object("args") ?? [:]
-        guard let entry = catalogue.entries[key] else { throw NamesError.unknownKey(key) }
+        guard key.utf8.count <= longestKey, let entry = catalogue.entries[key] else { throw NamesError.unknownKey(key) }
         let language = entry.languages[resolved.language] != nil ? resolved.language : "en"
         guard let message = entry.languages[language] else { throw NamesError.unknownKey(key) }
         var values: [(name: String, value: String, isNumber: Bool)] = []
@@ -190,10 +193,10 @@ public struct NamesPlugin: FormatterPlugin {
         case (nil, _), (.null?, _):
             throw .invalidField(field, message: "The message needs the argument \"\(name)\".")
         case (.number(let number)?, .text), (.number(let number)?, .number):
-            guard number.doubleValue != nil else {
+            guard let decimal = number.decimalText else {
                 throw .invalidField(field, message: "The argument \"\(name)\" is out of range.")
             }
-            return (name, number.text, true)
+            return (name, decimal, true)
         case (.string(let text)?, .number):
             guard isDecimal(text) else {
                 throw .invalidField(

@@ -9,9 +9,10 @@ struct PatternSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// A compiled metadata pattern over ASCII digits.
 ///
-/// Supports the subset upstream's metadata uses: digits, `\d`, character classes with ranges, capturing and
-/// `(?:)` groups, alternation, `?`, `*`, `+`, `{n}`, `{n,}`, `{n,m}` and the `$` anchor; a quantifier after a
-/// quantifier is refused. Matching is backtracking in priority order (alternatives left to right, greedy
+/// Supports the subset upstream's metadata uses: digits, `\d`, `.`, character classes with ranges, capturing
+/// and `(?:)` groups, alternation, `?`, `*`, `+`, `{n}`, `{n,}`, `{n,m}` and the `$` anchor; any other character
+/// (`~`, a letter, an escaped `\+`) is a literal, which matches nothing in a digit string. A quantifier after a
+/// quantifier is refused, and so are `^`, back-references and other escapes. Matching is backtracking in priority order (alternatives left to right, greedy
 /// repeats), which gives the same match ends and captures as the leftmost-first engines the metadata was written
 /// for; a search that runs long continues memoized, so matching stays linear in program size × input length.
 final class DigitPattern: @unchecked Sendable {
@@ -460,8 +461,18 @@ final class DigitPattern: @unchecked Sendable {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 return .digits(1 << UInt16(byte - UInt8(ascii: "0")))
             case UInt8(ascii: "\\"):
-                guard peek == UInt8(ascii: "d") else { throw error("unsupported escape") }
+                guard let escaped = peek else { throw error("unsupported escape") }
                 index += 1
+                switch escaped {
+                case UInt8(ascii: "d"): return .digits(0x3FF)
+                // A non-digit, or an escaped punctuation character: text no digit string contains.
+                case UInt8(ascii: "D"): return .digits(0)
+                case _ where Self.isASCIIPunctuation(escaped): return .digits(0)
+                default:
+                    index -= 1
+                    throw error("unsupported escape")
+                }
+            case UInt8(ascii: "."):
                 return .digits(0x3FF)
             case UInt8(ascii: "$"):
                 return .atEnd
@@ -487,10 +498,21 @@ final class DigitPattern: @unchecked Sendable {
                 guard peek == UInt8(ascii: ")") else { throw error("expected )") }
                 index += 1
                 return .group(group, inner)
-            default:
+            case UInt8(ascii: "^"), UInt8(ascii: ")"), UInt8(ascii: "|"), UInt8(ascii: "?"), UInt8(ascii: "*"),
+                UInt8(ascii: "+"), UInt8(ascii: "{"):
                 index -= 1
                 throw error("unsupported character")
+            default:
+                // Any other character is a literal, as in upstream's engines; the numbers matched are digit
+                // strings, so a literal other than a digit (`~` in AO's national prefix `0~0`) matches nothing.
+                while let next = peek, byte >= 0xC0, next & 0xC0 == 0x80 { index += 1 }
+                return .digits(0)
             }
+        }
+
+        /// ASCII punctuation, which a backslash makes literal in upstream's engines.
+        static func isASCIIPunctuation(_ byte: UInt8) -> Bool {
+            (0x21...0x7E).contains(byte) && !(0x30...0x39).contains(byte) && !(0x41...0x5A).contains(byte & 0xDF)
         }
 
         mutating func parseClass() throws(PatternSyntaxError) -> UInt16 {
@@ -502,28 +524,34 @@ final class DigitPattern: @unchecked Sendable {
             }
             while let byte = peek, byte != UInt8(ascii: "]") {
                 index += 1
-                var low: UInt16
+                var first = byte
                 if byte == UInt8(ascii: "\\") {
-                    guard peek == UInt8(ascii: "d") else { throw error("unsupported escape in class") }
+                    guard let escaped = peek else { throw error("unsupported escape in class") }
                     index += 1
-                    mask |= 0x3FF
-                    continue
+                    if escaped == UInt8(ascii: "d") {
+                        mask |= 0x3FF
+                        continue
+                    }
+                    guard Self.isASCIIPunctuation(escaped) else { throw error("unsupported escape in class") }
+                    first = escaped
+                } else if byte == UInt8(ascii: "[") || byte >= 0x80 {
+                    throw error("unsupported character in class")
                 }
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { throw error("non-digit in class") }
-                low = UInt16(byte - UInt8(ascii: "0"))
-                var high = low
+                var last = first
                 if peek == UInt8(ascii: "-"), index + 1 < source.count, source[index + 1] != UInt8(ascii: "]") {
                     index += 1
-                    guard let end = peek, end >= UInt8(ascii: "0"), end <= UInt8(ascii: "9") else {
+                    guard let end = peek, end != UInt8(ascii: "\\"), end != UInt8(ascii: "["), end < 0x80 else {
                         throw error("bad class range")
                     }
                     index += 1
-                    high = UInt16(end - UInt8(ascii: "0"))
-                    guard high >= low else { throw error("bad class range") }
+                    last = end
+                    guard last >= first else { throw error("bad class range") }
                 }
-                while low <= high {
-                    mask |= 1 << low
-                    low += 1
+                // Characters other than digits are literals that no digit string contains; keep the digits.
+                let low = max(first, UInt8(ascii: "0"))
+                let high = min(last, UInt8(ascii: "9"))
+                if low <= high {
+                    for digit in low...high { mask |= 1 << UInt16(digit - UInt8(ascii: "0")) }
                 }
             }
             guard peek == UInt8(ascii: "]") else { throw error("expected ]") }

@@ -96,8 +96,9 @@ public struct TerritoryRecord: Codable, Sendable, Equatable {
 
 /// A number description: pattern on the national significant number and its possible lengths.
 public struct NumberDescRecord: Codable, Sendable, Equatable {
-    /// Pattern on the national significant number (`p`).
-    public var pattern: String
+    /// Pattern on the national significant number (`p`); absent for a type upstream lists without one, which
+    /// then never matches (its lengths still count towards the territory's).
+    public var pattern: String?
     /// Possible lengths of the national significant number (`l`).
     public var lengths: [Int]
     /// Lengths only diallable locally (`lo`).
@@ -110,7 +111,7 @@ public struct NumberDescRecord: Codable, Sendable, Equatable {
     }
 
     /// A description from its parts.
-    public init(pattern: String, lengths: [Int], localOnlyLengths: [Int]? = nil, example: String? = nil) {
+    public init(pattern: String?, lengths: [Int], localOnlyLengths: [Int]? = nil, example: String? = nil) {
         self.pattern = pattern
         self.lengths = lengths
         self.localOnlyLengths = localOnlyLengths

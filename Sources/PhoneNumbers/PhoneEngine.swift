@@ -281,9 +281,8 @@ public struct PhoneEngine: Sendable {
         if let territory, full.starts(with: territory.countryCodeDigits) {
             var potential = full.dropFirst(territory.countryCodeDigits.count)
             if let stripped = stripNationalPrefix(potential, territory) { potential = stripped }
-            let general = territory.general.pattern
-            let fullMatches = full.withUnsafeBufferPointer { general.matchesWhole($0) }
-            let potentialMatches = potential.withUnsafeBufferPointer { general.matchesWhole($0) }
+            let fullMatches = full.withUnsafeBufferPointer { territory.general.matchesPattern($0) }
+            let potentialMatches = potential.withUnsafeBufferPointer { territory.general.matchesPattern($0) }
             if (!fullMatches && potentialMatches) || Self.lengthCheck(full.count, territory.general) == .tooLong {
                 return (territory.countryCode, potential)
             }
@@ -299,8 +298,7 @@ public struct PhoneEngine: Sendable {
         return digits.withUnsafeBufferPointer { buffer -> ArraySlice<UInt8>? in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(2 * groupCount, 1)) { slots in
                 guard let end = prefix.match(buffer, from: 0, slots: slots) else { return nil }
-                let general = territory.general.pattern
-                let viableBefore = general.matchesWhole(buffer)
+                let viableBefore = territory.general.matchesPattern(buffer)
                 var result: ArraySlice<UInt8>
                 if let transform = territory.nationalPrefixTransform, groupCount > 0,
                     slots[2 * groupCount - 2] >= 0, slots[2 * groupCount - 1] >= slots[2 * groupCount - 2]
@@ -321,7 +319,9 @@ public struct PhoneEngine: Sendable {
                 } else {
                     result = digits.dropFirst(end)
                 }
-                if viableBefore && !result.withUnsafeBufferPointer({ general.matchesWhole($0) }) { return nil }
+                if viableBefore && !result.withUnsafeBufferPointer({ territory.general.matchesPattern($0) }) {
+                    return nil
+                }
                 return result
             }
         }

@@ -31,7 +31,8 @@ public enum PhoneNumberType: String, Sendable, CaseIterable, Codable {
 
 /// A compiled number description.
 struct NumberDesc: Sendable {
-    let pattern: DigitPattern
+    /// Nil for a type without a pattern: no number is of that type.
+    let pattern: DigitPattern?
     /// Bit `n` set when length `n` is possible.
     let lengths: UInt32
     let localOnly: UInt32
@@ -39,7 +40,9 @@ struct NumberDesc: Sendable {
     let maxLength: Int
 
     init(_ record: NumberDescRecord, field: String, cache: inout PatternCache) throws(PhoneMetadataError) {
-        pattern = try cache.compile(record.pattern, field: "\(field).p")
+        pattern = try record.pattern.map { (text) throws(PhoneMetadataError) in
+            try cache.compile(text, field: "\(field).p")
+        }
         var mask: UInt32 = 0
         for length in record.lengths {
             guard (1..<32).contains(length) else {
@@ -60,10 +63,16 @@ struct NumberDesc: Sendable {
         maxLength = max
     }
 
+    /// Whole-pattern match alone; false for a description without a pattern, as upstream's empty pattern.
+    @inline(__always)
+    func matchesPattern(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
+        pattern?.matchesWhole(digits) == true
+    }
+
     /// Possible length, then whole-pattern match (upstream's test for a number matching a description).
     @inline(__always)
     func matches(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
-        digits.count < 32 && lengths & (1 << UInt32(digits.count)) != 0 && pattern.matchesWhole(digits)
+        digits.count < 32 && lengths & (1 << UInt32(digits.count)) != 0 && pattern?.matchesWhole(digits) == true
     }
 }
 

@@ -22,8 +22,9 @@ struct MicroBenchmark {
         var nanoseconds: Double
     }
 
-    func run() throws -> JSONObject {
-        let store = DataStore(source: .directory(options.dataDirectory), localDirectory: nil)
+    /// The plugins on `--data-dir` behind a dispatcher, as a loop of fmtd holds them.
+    static func dispatcher(dataDirectory: String) throws -> Dispatcher {
+        let store = DataStore(source: .directory(dataDirectory), localDirectory: nil)
         let languages = try store.list("translations").map {
             String(($0 as NSString).lastPathComponent.dropLast(".json".count))
         }
@@ -31,7 +32,12 @@ struct MicroBenchmark {
         let resolver = LocaleResolver(supported: languages.isEmpty ? ["en", "nl", "de"] : englishFirst)
         let registry = try PluginRegistry(
             pluginTypes: Self.pluginTypes, store: store, environment: PluginEnvironment(resolver: resolver))
-        let dispatcher = Dispatcher(registry: registry, builtins: ["ping": { _ in ["version": "fmtbench"] }])
+        return Dispatcher(registry: registry, builtins: ["ping": { _ in ["version": "fmtbench"] }])
+    }
+
+    func run() throws -> JSONObject {
+        let dispatcher = try Self.dispatcher(dataDirectory: options.dataDirectory)
+        let registry = dispatcher.registry
         let served = Set(registry.ops + ["ping"])
         for op in options.mix where !served.contains(op) {
             say("note: skipping \(op): no registered plugin serves it")

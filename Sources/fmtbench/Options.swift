@@ -10,6 +10,7 @@ struct Options {
                fmtbench --idle-connections N --socket PATH      resident memory per idle connection
                fmtbench --startup PATH-TO-FMTD [-- FMTD-ARGS]   time from spawn to READY=1, resident after start
                fmtbench --micro                                 in-process cost per op (ns and allocations)
+               fmtbench --worst-lines [--max-line N]            in-process cost of the costliest lines a client can send
 
         Instead of --socket PATH, --spawn PATH-TO-FMTD [-- FMTD-ARGS] starts fmtd on a private socket (a fresh
         daemon per run for --idle-connections) and stops it at the end.
@@ -30,7 +31,8 @@ struct Options {
           --change-data DIR with --reload: append a space to every *.json under DIR before each SIGHUP, so every
                             plugin reading from it loads anew (give fmtd the same DIR: -- --data-dir DIR)
           --iterations N    with --micro: calls per request line and measurement (default 2000)
-          --data-dir DIR    with --micro: the data to load plugins from (default data)
+          --data-dir DIR    with --micro and --worst-lines: the data to load plugins from (default data)
+          --max-line N      with --worst-lines: the line length to fill (default 65536, fmtd's default)
           --json            print one JSON object with every figure instead of the text report
           --help            this text
 
@@ -40,7 +42,7 @@ struct Options {
         """
 
     enum Mode {
-        case load, echo, compare, reload, idle, startup, micro
+        case load, echo, compare, reload, idle, startup, micro, worstLines
     }
 
     var mode = Mode.load
@@ -59,6 +61,7 @@ struct Options {
     /// With --reload: a data directory whose JSON files all change (a trailing space) before each SIGHUP.
     var changeDataDirectory: String?
     var iterations = 2000
+    var maxLine = 65536
     var idleConnections = 2000
     var fmtdPath: String?
     /// Start this fmtd binary instead of using `--socket`.
@@ -116,6 +119,8 @@ struct Options {
             case "--compare": mode = .compare
             case "--reload": mode = .reload
             case "--micro": mode = .micro
+            case "--worst-lines": mode = .worstLines
+            case "--max-line": maxLine = try integer(argument, minimum: 256)
             case "--idle-connections":
                 mode = .idle
                 idleConnections = try integer(argument)

@@ -32,6 +32,10 @@ do {
     case .micro:
         let report = try MicroBenchmark(options: options, say: bench.say).run()
         bench.record("micro", .object(report))
+    case .worstLines:
+        let dispatcher = try MicroBenchmark.dispatcher(dataDirectory: options.dataDirectory)
+        let report = WorstLines(options: options, dispatcher: dispatcher, say: bench.say).run(limit: options.maxLine)
+        bench.record("worstLines", .object(report))
     }
     bench.finish()
 } catch {

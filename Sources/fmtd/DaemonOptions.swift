@@ -25,11 +25,18 @@ struct DaemonOptions {
           --plugins LIST         comma-separated plugins to enable (default: all: \(PluginCatalog.names.joined(separator: ",")))
           --threads N            event loop threads (default: one per core)
           --max-line BYTES       longest request line (default 65536)
-          --max-connections N    open connections before new ones are refused with `overloaded` (default 4096)
+          --max-connections N    open connections before new ones are refused with `overloaded` (default 4096,
+                                 lowered to what the open-files limit allows)
+          --max-connections-per-uid N
+                                 open connections of one peer uid before its new ones are refused with
+                                 `overloaded` (default 1024)
+          --max-buffered BYTES   input buffered across all connections (unfinished lines, unanswered lines) before
+                                 only complete lines are read (default 67108864, or 16 x --max-line when larger;
+                                 never below --max-line)
           --max-output BYTES     buffered responses per connection before reading pauses (default 1048576)
           --idle-timeout SEC     close connections idle this long (default 300)
           --line-timeout SEC     close a connection whose unfinished line is older than this (default 30)
-          --shutdown-timeout SEC how long SIGTERM waits for buffered responses (default 5)
+          --shutdown-timeout SEC how long SIGTERM answers and flushes what clients sent (default 5); then fmtd exits
           --allow-uid LIST       only serve peers with these uids (or --allow-gid); comma-separated numbers
           --allow-gid LIST       only serve peers with these gids
           --log-level LEVEL      error, warning, notice, info or debug (default info)
@@ -108,6 +115,9 @@ struct DaemonOptions {
             case "--threads": server.threads = max(1, try number(flag, try value(flag)))
             case "--max-line": server.maxLineBytes = max(64, try number(flag, try value(flag)))
             case "--max-connections": server.maxConnections = max(1, try number(flag, try value(flag)))
+            case "--max-connections-per-uid":
+                server.maxConnectionsPerUID = max(1, try number(flag, try value(flag)))
+            case "--max-buffered": server.maxBufferedBytes = max(1024, try number(flag, try value(flag)))
             case "--max-output": server.maxOutputBytes = max(1024, try number(flag, try value(flag)))
             case "--idle-timeout": server.idleTimeout = .seconds(max(1, try number(flag, try value(flag))))
             case "--line-timeout": server.lineTimeout = .seconds(max(1, try number(flag, try value(flag))))

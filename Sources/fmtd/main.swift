@@ -59,7 +59,7 @@ let environmentLoader: PluginRegistry.EnvironmentLoader = { store throws(DataErr
         resolver: LocaleResolver(
             supported: (languages.isEmpty ? productOrder : languages).sorted { rank($0) < rank($1) }))
 }
-let counters = ServerCounters()
+let counters = ServerCounters(configuration: options.server)
 let shared = Mutex<(registry: PluginRegistry?, stats: RequestStats?)>((nil, nil))
 
 let registry: PluginRegistry
@@ -73,7 +73,9 @@ do {
 }
 let builtins = BuiltinOps.make(
     registry: { shared.withLock { $0.registry } }, stats: { shared.withLock { $0.stats } }, counters: counters)
-let dispatcher = Dispatcher(registry: registry, builtins: builtins)
+let dispatcher = Dispatcher(registry: registry, builtins: builtins) { op, message in
+    logger.error("internal error answering op \"\(op)\": \(message)")
+}
 shared.withLock { $0 = (registry, dispatcher.stats) }
 
 func dataStatus() -> String {
@@ -105,12 +107,14 @@ do {
     let server = try Server(
         listener: listener, dispatcher: dispatcher, configuration: options.server, counters: counters, logger: logger,
         notifier: notifier)
-    server.run(status: dataStatus()) {
+    let drained = server.run(status: dataStatus()) {
         switch registry.reload() {
         case .success(let set): return (true, dataStatus() + " (data generation \(set.generation))")
         case .failure(let error): return (false, "reload failed, serving previous data: \(error)")
         }
     }
+    // A loop still inside a line after the deadline: end now, without exit handlers running beside it.
+    if !drained { _exit(0) }
 } catch {
     logger.error("cannot start: \(error)")
     listener.close()

@@ -43,6 +43,10 @@ struct PhoneMetadataGen {
         }
         do {
             let xml = try Data(contentsOf: URL(fileURLWithPath: input))
+            for construct in try MetadataConverter.unknownConstructs(xml: xml) {
+                FileHandle.standardError.write(
+                    Data("phone-metadata-gen: warning: \(construct) is not in the schema fmtd knows; ignored\n".utf8))
+            }
             let json = try MetadataConverter.convert(xml: xml, version: resolvedVersion)
             if let output {
                 try json.write(to: URL(fileURLWithPath: output), options: .atomic)

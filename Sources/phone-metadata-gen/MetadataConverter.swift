@@ -73,18 +73,69 @@ enum MetadataConverter {
         "Converted from libphonenumber's PhoneNumberMetadata.xml (https://github.com/google/libphonenumber), "
         + "Copyright (C) 2009 The Libphonenumber Authors, Apache License 2.0"
 
+    /// The elements and attributes of upstream's schema (the DTD at the top of `PhoneNumberMetadata.xml`). The
+    /// converter reads some and ignores others on purpose (data/README.md says which and why); anything outside
+    /// this table is new upstream and is reported, so it is noticed rather than dropped.
+    static let schema: [String: Set<String>] = {
+        let typeAttributes: Set<String> = []
+        var table: [String: Set<String>] = [
+            "phoneNumberMetadata": [], "territories": [], "references": [], "sourceUrl": [],
+            "territory": [
+                "id", "countryCode", "mainCountryForCode", "leadingDigits", "preferredInternationalPrefix",
+                "internationalPrefix", "nationalPrefix", "nationalPrefixForParsing", "nationalPrefixTransformRule",
+                "preferredExtnPrefix", "nationalPrefixFormattingRule", "nationalPrefixOptionalWhenFormatting",
+                "carrierCodeFormattingRule", "mobileNumberPortableRegion",
+            ],
+            "generalDesc": [], "noInternationalDialling": [], "availableFormats": [],
+            "numberFormat": [
+                "nationalPrefixFormattingRule", "nationalPrefixOptionalWhenFormatting", "carrierCodeFormattingRule",
+                "pattern",
+            ],
+            "nationalNumberPattern": [], "exampleNumber": [], "format": [], "intlFormat": [], "leadingDigits": [],
+            "possibleLengths": ["national", "localOnly"],
+        ]
+        for (element, _) in typeElements { table[element] = typeAttributes }
+        return table
+    }()
+
+    /// Elements and attributes of the document that `schema` does not know, as `element` or `element@attribute`
+    /// with the territory they are in, in document order.
+    static func unknownConstructs(xml: Data) throws -> [String] {
+        let root = try parse(xml)
+        var found: [String] = []
+        func visit(_ node: XMLElementNode, territory: String?) {
+            let territory = node.name == "territory" ? node.attributes["id"] : territory
+            let place = territory.map { " in territory \($0)" } ?? ""
+            if let known = schema[node.name] {
+                for attribute in node.attributes.keys.sorted() where !known.contains(attribute) {
+                    found.append("\(node.name)@\(attribute)\(place)")
+                }
+            } else {
+                found.append("<\(node.name)>\(place)")
+            }
+            for child in node.children { visit(child, territory: territory) }
+        }
+        for child in root.children { visit(child, territory: nil) }
+        return found
+    }
+
     static func convert(xml: Data, version: String) throws -> Data {
         try document(xml: xml, version: version).encoded()
     }
 
-    static func document(xml: Data, version: String) throws -> PhoneMetadataDocument {
+    private static func parse(_ xml: Data) throws -> XMLElementNode {
         let parser = XMLParser(data: withoutDoctype(xml))
         let builder = TreeBuilder()
         parser.delegate = builder
         guard parser.parse() else {
             throw ConversionError.malformedXML(parser.parserError.map { "\($0)" } ?? "unknown error")
         }
-        guard let root = builder.stack.first?.child("phoneNumberMetadata"),
+        guard let document = builder.stack.first else { throw ConversionError.malformedXML("no document") }
+        return document
+    }
+
+    static func document(xml: Data, version: String) throws -> PhoneMetadataDocument {
+        guard let root = try parse(xml).child("phoneNumberMetadata"),
             let territories = root.child("territories")
         else { throw ConversionError.missing("<phoneNumberMetadata><territories>") }
         let records = try territories.all("territory").map(territory)
@@ -118,12 +169,15 @@ enum MetadataConverter {
             transform = nil
         }
         var types: [String: NumberDescRecord] = [:]
+        var inheriting: [String] = []
         var allLengths = Set<Int>()
         var allLocal = Set<Int>()
         for (element, wire) in typeElements {
             guard let desc = node.child(element) else { continue }
             let record = try numberDesc(desc, what: "\(id) \(element)")
             types[wire] = record
+            // A type without <possibleLengths> has the territory's lengths, as upstream's empty list means.
+            if desc.child("possibleLengths") == nil { inheriting.append(wire) }
             allLengths.formUnion(record.lengths)
             allLocal.formUnion(record.localOnlyLengths ?? [])
         }
@@ -132,13 +186,16 @@ enum MetadataConverter {
             allLengths.formUnion(record.lengths)
             allLocal.formUnion(record.localOnlyLengths ?? [])
         }
-        guard let generalPattern = node.child("generalDesc")?.child("nationalNumberPattern") else {
-            throw ConversionError.missing("generalDesc of territory \(id)")
-        }
+        // Upstream reads a missing generalDesc or pattern as an empty pattern, which matches no number.
+        let generalPattern = node.child("generalDesc")?.child("nationalNumberPattern").map { stripped($0.text) }
         allLocal.subtract(allLengths)
         let general = NumberDescRecord(
-            pattern: stripped(generalPattern.text), lengths: allLengths.sorted(),
+            pattern: generalPattern, lengths: allLengths.sorted(),
             localOnlyLengths: allLocal.isEmpty ? nil : allLocal.sorted())
+        for wire in inheriting {
+            types[wire]?.lengths = general.lengths
+            types[wire]?.localOnlyLengths = general.localOnlyLengths
+        }
         let defaultRule = node.attributes["nationalPrefixFormattingRule"]
         let formats = try node.child("availableFormats")?.all("numberFormat").map {
             try numberFormat($0, territoryRule: defaultRule, nationalPrefix: nationalPrefix ?? "", id: id)
@@ -169,18 +226,21 @@ enum MetadataConverter {
         return result.sorted()
     }
 
+    /// A number type's description. Its pattern is optional (a type without one never matches), and so are its
+    /// possible lengths (the caller gives such a type the territory's lengths).
     static func numberDesc(_ node: XMLElementNode, what: String) throws -> NumberDescRecord {
-        guard let pattern = node.child("nationalNumberPattern") else {
-            throw ConversionError.missing("nationalNumberPattern of \(what)")
+        let pattern = node.child("nationalNumberPattern").map { stripped($0.text) }
+        var national: [Int] = []
+        var local: [Int]?
+        if let possible = node.child("possibleLengths") {
+            guard let text = possible.attributes["national"] else {
+                throw ConversionError.missing("national possibleLengths of \(what)")
+            }
+            national = try lengths(text, what: "lengths of \(what)")
+            local = try possible.attributes["localOnly"].map { try lengths($0, what: "localOnly lengths of \(what)") }
         }
-        guard let possible = node.child("possibleLengths"), let national = possible.attributes["national"] else {
-            throw ConversionError.missing("possibleLengths of \(what)")
-        }
-        let local = try possible.attributes["localOnly"].map { try lengths($0, what: "localOnly lengths of \(what)") }
         let example = node.child("exampleNumber").map { stripped($0.text) }
-        return NumberDescRecord(
-            pattern: stripped(pattern.text), lengths: try lengths(national, what: "lengths of \(what)"),
-            localOnlyLengths: local, example: example)
+        return NumberDescRecord(pattern: pattern, lengths: national, localOnlyLengths: local, example: example)
     }
 
     static func numberFormat(

@@ -136,6 +136,39 @@ import Testing
         try Data(contentsOf: URL(fileURLWithPath: Paths.dataDirectory + "/phone-metadata.json"))
     }
 
+    static let testingXML =
+        (ProcessInfo.processInfo.environment["FMTD_UPSTREAM_DIR"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? Paths.packageRoot + "/../shared/upstream") + "/libphonenumber/testing/PhoneNumberMetadataForTesting.xml"
+
+    /// Upstream's own test metadata (types without patterns, `~` in a national prefix) converts with the tool
+    /// and loads whole: `fmtd --check` accepts it, and the daemon serves from it.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: testingXML), "needs upstream's test metadata XML"))
+    func upstreamsTestMetadataConvertsAndLoadsWhole() throws {
+        let (root, data) = try Self.dataCopy()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let metadataPath = data + "/phone-metadata.json"
+        let converted = try run(
+            Paths.productsDirectory + "/phone-metadata-gen",
+            [Self.testingXML, "--version", "0.0.0-test", "--output", metadataPath])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(!converted.stderr.contains("warning"), "\(converted.stderr)")
+        let check = try run(Paths.fmtd, ["--check", "--data-dir", data, "--config-dir", root + "/etc"])
+        #expect(check.status == 0, "fmtd --check refused the test metadata:\n\(check.stderr)")
+        // Every geographic territory of the XML is a region (the non-geographic `001` ones are not).
+        let xml = try String(contentsOfFile: Self.testingXML, encoding: .utf8)
+        let territories = xml.components(separatedBy: "<territory ").count - 1
+        let nonGeographic = xml.components(separatedBy: #"<territory id="001""#).count - 1
+        let info = try JSONReader.parse(check.stdout).objectValue?["plugins"]?.arrayValue?.compactMap(\.objectValue)
+        let phone = info?.first { $0["name"] == "phone" }?["data"]?.objectValue
+        #expect(phone?["version"] == "0.0.0-test")
+        #expect(phone?["regions"]?.numberValue?.intValue == territories - nonGeographic, "\(phone ?? [:])")
+
+        let daemon = try Daemon.start(dataDirectory: data)
+        // AO's national prefix `0~0` is a literal no digit string contains: nothing is stripped.
+        let angola = try daemon.requestObject(#"{"op":"phone","number":"+244 0 12","viewerRegion":"AO"}"#)
+        #expect(angola["ok"] != nil)
+    }
+
     /// US area code 324 is in 9.0.35's plan and not in 9.0.0's (the issue's two upstream XMLs).
     @Test(.enabled(if: FileManager.default.fileExists(atPath: olderXML), "needs upstream's 9.0.0 XML"))
     func sighupAfterAMetadataUpdateServesTheNewPlanAndInfoReportsItsVersion() throws {

@@ -19,6 +19,15 @@ enum PatternCases {
             case 0, 1:
                 (pattern, sample) = (digit(), "")
                 sample = pattern
+                // Now and then a literal that is not a digit (AO's `0~0`), or `.`: what upstream's engines do
+                // with them in a digit string.
+                if next(12) == 0 {
+                    (pattern, sample) =
+                        [
+                            ("~", ""), (".", digit()), ("\\+", ""), ("a", ""), ("[~5-7]", "6"), ("[a-c]", ""),
+                            ("\\-", ""),
+                        ][next(7)]
+                }
             case 2:
                 (pattern, sample) = ("\\d", digit())
             case 3:

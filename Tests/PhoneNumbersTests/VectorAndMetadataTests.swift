@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PhoneNumbers
+@testable import phone_metadata_gen
 
 struct VectorFile: Decodable {
     struct Case: Decodable {
@@ -157,7 +158,11 @@ struct DigitPatternTests {
         let withGroup = Array("0111512345".utf8).withUnsafeBufferPointer { prefix.match($0) }
         #expect(withGroup?.range == 0..<5)
         #expect(withGroup?.groups.first == .some(1..<3))
-        #expect(throws: PatternSyntaxError.self) { try DigitPattern("a") }
+        // A letter is a literal, as in upstream's engines: it matches no digit string.
+        #expect(try !whole("a", "1"))
+        #expect(try !whole("1a?", "1a"))
+        #expect(try whole("1a?", "1"))
+        #expect(throws: PatternSyntaxError.self) { try DigitPattern("\\w") }
         // Found by the phone-metadata fuzz target: a repeat count long enough to overflow Int.
         #expect(throws: PatternSyntaxError.self) { try DigitPattern("\\d{99999999999999999999999}") }
         #expect(throws: PatternSyntaxError.self) { try DigitPattern("\\d{2,99999999999999999999999}") }
@@ -218,5 +223,69 @@ struct DigitPatternTests {
             try DigitPattern(String(repeating: "(?:", count: 32) + "1" + String(repeating: ")", count: 32))
         }
         #expect(throws: PatternSyntaxError.self) { try DigitPattern(String(repeating: "1", count: 9000)) }
+    }
+}
+
+@Suite("Upstream's test metadata")
+struct TestingMetadataTests {
+    static let testingXML = Fixtures.upstream.appendingPathComponent("testing/PhoneNumberMetadataForTesting.xml")
+    static let available = FileManager.default.fileExists(atPath: testingXML.path)
+
+    @Test(
+        "converts deterministically and loads whole, with every territory",
+        .enabled(if: available, "needs upstream's test metadata XML"))
+    func convertsAndLoads() throws {
+        let first = try Fixtures.convert(Self.testingXML, version: "0.0.0-test")
+        #expect(first == (try Fixtures.convert(Self.testingXML, version: "0.0.0-test")))
+        let document = try JSONDecoder().decode(PhoneMetadataDocument.self, from: first)
+        let xml = try String(contentsOf: Self.testingXML, encoding: .utf8)
+        #expect(document.territories.count == xml.components(separatedBy: "<territory ").count - 1)
+        let metadata = try PhoneMetadata(json: first)
+        #expect(metadata.version == "0.0.0-test")
+    }
+
+    @Test(
+        "a type without a pattern is kept without one, with its lengths, and matches no number",
+        .enabled(if: available, "needs upstream's test metadata XML"))
+    func typesWithoutPatterns() throws {
+        let document = try JSONDecoder().decode(
+            PhoneMetadataDocument.self, from: try Fixtures.convert(Self.testingXML, version: "0.0.0-test"))
+        let barbados = try #require(document.territories.first { $0.id == "BB" })
+        let fixedLine = try #require(barbados.types["fixedLine"])
+        #expect(fixedLine.pattern == nil)
+        #expect(!fixedLine.lengths.isEmpty)
+        let engine = PhoneEngine(metadata: try PhoneMetadata(json: try Fixtures.convert(Self.testingXML, version: "t")))
+        let example = try #require(fixedLine.example)
+        let number = try engine.parse(example, defaultRegion: "BB")
+        #expect(!engine.isValid(number))
+    }
+
+    @Test("no element or attribute of upstream's three files is unknown; a new one is reported")
+    func unknownConstructsAreReported() throws {
+        for xml in [Fixtures.currentXML, Fixtures.olderXML, Self.testingXML]
+        where FileManager.default.fileExists(atPath: xml.path) {
+            #expect(try MetadataConverter.unknownConstructs(xml: Data(contentsOf: xml)) == [], "\(xml.path)")
+        }
+        let changed = """
+            <phoneNumberMetadata><territories><territory id="AO" countryCode="244" leadingZeroPossible="true">
+            <generalDesc><nationalNumberPattern>\\d{9}</nationalNumberPattern></generalDesc><emergency/>
+            </territory></territories></phoneNumberMetadata>
+            """
+        #expect(
+            try MetadataConverter.unknownConstructs(xml: Data(changed.utf8)) == [
+                "territory@leadingZeroPossible in territory AO", "<emergency> in territory AO",
+            ])
+    }
+
+    @Test("a literal that is not a digit matches nothing in a digit string, as in upstream's engines")
+    func literalsMatchNoDigit() throws {
+        let prefix = try DigitPattern("0~0")
+        for text in ["0", "00", "000", "0~0", "010"] {
+            #expect(!Array(text.utf8).withUnsafeBufferPointer { prefix.matchesWhole($0) }, "\(text)")
+        }
+        let either = try DigitPattern("(?:8~10|8)\\d")
+        #expect(Array("81".utf8).withUnsafeBufferPointer { either.matchesWhole($0) })
+        #expect(throws: PatternSyntaxError.self) { try DigitPattern("^0") }
+        #expect(throws: PatternSyntaxError.self) { try DigitPattern("(0)\\1") }
     }
 }

@@ -113,7 +113,7 @@ def well_formed_client(path, stop, counters, seed):
 def hostile_episode(path, rng, counters):
     """One misbehaving client of a random kind; each expects the daemon to survive it, not to answer nicely."""
     kind = rng.choice(["random", "utf8", "huge", "nesting", "nul", "half", "reset", "burst", "unread", "slowloris",
-                       "numbers"])
+                       "numbers", "marks"])
     counters.add_hostile(kind)
     try:
         if kind == "random":
@@ -180,6 +180,18 @@ def hostile_episode(path, rng, counters):
                 sock.sendall(b'{"op":"plural","locale":"en","count":1e999999,"id":-1e-999999}\n'
                              b'{"op":"ping","id":123456789012345678901234567890}\n')
                 read_lines(sock, 2)
+        elif kind == "marks":
+            # Combining marks: 15,000 pairs after one starter (refused: not Stream-Safe), then text at the limit
+            # (30 marks per starter) in the member names, op, locale, key and sort names of 64 KB lines.
+            unbounded = "a" + "\u0301\u0316" * 15000
+            segment = "a" + "\u0301\u0316" * 15
+            filled = segment * 1000
+            lines = [{"op": "ping", unbounded: 1}, {"op": unbounded}, {"op": "ping", filled: 1}, {"op": filled},
+                     {"op": "date", "date": "--11-29", "locale": filled}, {"op": "message", "key": filled},
+                     {"op": "sort", "locale": "de", "names": ["b", filled]}]
+            with connect(path, timeout=30) as sock:
+                sock.sendall(b"".join(json.dumps(line, ensure_ascii=False).encode() + b"\n" for line in lines))
+                read_lines(sock, len(lines))
     except OSError as error:
         counters.add_hostile(f"{kind} ({type(error).__name__})")
 
@@ -191,12 +203,62 @@ def hostile_clients(path, stop, counters, seed):
         stop.wait(rng.uniform(0.2, 1.0))
 
 
+def flip(link, target):
+    """Points the symlink at target atomically (a new link renamed over the old one)."""
+    temporary = link + ".new"
+    os.symlink(target, temporary)
+    os.replace(temporary, link)
+
+
+def flipper_thread(link, first, second, stop, flips):
+    """Swaps the data symlink between the two sets every 2 ms until stopped."""
+    while not stop.is_set():
+        flips[0] += 1
+        flip(link, second if flips[0] % 2 else first)
+        time.sleep(0.002)
+
+
 def resident_kib(pid):
     with open(f"/proc/{pid}/status") as status:
         for line in status:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
     return 0
+
+
+ADDRESS_FORMAT = b'{"op":"addressFormat","country":"NL","locale":"en"}\n'
+
+
+def make_second_data_set(first, second):
+    """A copy of the data whose labels and layouts both differ, so a response that mixes the two is visible."""
+    shutil.copytree(first, second)
+    labels = os.path.join(second, "translations", "en.json")
+    table = json.load(open(labels, encoding="utf-8"))
+    table["address.field.city"] = "Town"
+    json.dump(table, open(labels, "w", encoding="utf-8"), ensure_ascii=False, indent=1)
+    formats_path = os.path.join(second, "address-formats.json")
+    formats = json.load(open(formats_path, encoding="utf-8"))
+    nl = formats["formats"]["NL"]
+    nl["lines"] = [line for line in nl["lines"] if line != "{extra}"] + ["{extra}"]
+    json.dump(formats, open(formats_path, "w", encoding="utf-8"), ensure_ascii=False, indent=1)
+
+
+def generation_checker(path, stop, counters, answers):
+    """Asks for NL's format over and over: every answer must be one data set's, never a mix of both."""
+    while not stop.is_set():
+        try:
+            with connect(path) as sock:
+                buffer = b""
+                for _ in range(200):
+                    sock.sendall(ADDRESS_FORMAT * 8)
+                    lines, buffer = read_lines(sock, 8, buffer)
+                    for line in lines:
+                        if line not in answers:
+                            counters.add_error(f"mixed generation: {line[:300]!r}")
+                    counters.add_served(8)
+        except Exception as error:  # noqa: BLE001 - any failure of a well-formed client is an error
+            counters.add_error(f"generation checker: {error!r}")
+            time.sleep(0.1)
 
 
 def open_fds(pid):
@@ -215,8 +277,13 @@ def main():
     fmtd = sys.argv[2]
     data = sys.argv[3]
     workdir = tempfile.mkdtemp(prefix="fmtd-soak-")
+    data_a = os.path.join(workdir, "data-a")
+    data_b = os.path.join(workdir, "data-b")
+    shutil.copytree(data, data_a)
+    make_second_data_set(data_a, data_b)
+    # The daemon reads its data through a symlink that the soak flips between the two sets during reloads.
     data_copy = os.path.join(workdir, "data")
-    shutil.copytree(data, data_copy)
+    os.symlink(data_a, data_copy)
     path = os.path.join(workdir, "fmtd.sock")
     log = open(os.path.join(workdir, "fmtd.log"), "w")
     env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
@@ -230,12 +297,23 @@ def main():
             except OSError:
                 time.sleep(0.05)
         time.sleep(0.5)
+        answers = set()
+        for target in (data_b, data_a):
+            flip(data_copy, target)
+            daemon.send_signal(signal.SIGHUP)
+            time.sleep(1)
+            with connect(path) as sock:
+                sock.sendall(ADDRESS_FORMAT)
+                answers.add(read_lines(sock, 1)[0][0])
+        if len(answers) != 2:
+            raise SystemExit(f"soak: the two data sets answer alike: {answers}")
         fds_start = open_fds(daemon.pid)
         rss_start = resident_kib(daemon.pid)
         counters = Counters()
         stop = threading.Event()
         threads = [threading.Thread(target=well_formed_client, args=(path, stop, counters, seed)) for seed in range(4)]
         threads.append(threading.Thread(target=hostile_clients, args=(path, stop, counters, 99)))
+        threads.append(threading.Thread(target=generation_checker, args=(path, stop, counters, answers)))
         for thread in threads:
             thread.start()
 
@@ -246,6 +324,12 @@ def main():
         broken_reloads = 0
         next_reload = started + 5
         next_broken = started + 30
+        next_flip = started + 1
+        flip_reloads = 0
+        flips = [0]
+        flipper = threading.Thread(target=flipper_thread, args=(data_copy, data_a, data_b, stop, flips))
+        flipper.start()
+        threads.append(flipper)
         next_sample = started
         while time.monotonic() - started < duration:
             now = time.monotonic()
@@ -256,9 +340,14 @@ def main():
                 daemon.send_signal(signal.SIGHUP)
                 reloads_sent += 1
                 next_reload = now + 5
+            if now >= next_flip:
+                # Reload while the flipper swaps the data directory's symlink: a generation reads one set only.
+                daemon.send_signal(signal.SIGHUP)
+                flip_reloads += 1
+                next_flip = now + 0.25
             if now >= next_broken:
                 # A corrupt file at reload: the reload fails and the old data keeps serving the load.
-                target = os.path.join(data_copy, "address-formats.json")
+                target = os.path.join(data_a, "address-formats.json")
                 original = open(target, "rb").read()
                 open(target, "wb").write(original[: len(original) // 2])
                 daemon.send_signal(signal.SIGHUP)
@@ -297,7 +386,7 @@ def main():
         print(f"  hostile episodes: {sum(counters.hostile.values())} "
               + ", ".join(f"{k} {v}" for k, v in sorted(counters.hostile.items())))
         reloads = final["reloads"]
-        print(f"  reloads: {reloads_sent} SIGHUP + {broken_reloads} with a corrupt file; "
+        print(f"  reloads: {reloads_sent} SIGHUP + {flip_reloads} while the data symlink flipped {flips[0]} times + {broken_reloads} with a corrupt file; "
               f"ok {reloads['ok']}, failed {reloads['failed']}, generation {reloads['generation']}")
         print(f"  daemon totals: {final['requests']['total']} requests, {final['requests']['errors']} errors "
               f"(hostile ones included), connections {final['connections']}")

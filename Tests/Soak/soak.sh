@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak test (not in CI): mixed well-formed load, hostile clients and reloads against a release fmtd for MINUTES.
+# Soak test (not in CI): mixed well-formed load, hostile clients, reloads and data-symlink flips against a release fmtd for MINUTES.
 #
 #   Tests/Soak/soak.sh [MINUTES]        # default 10
 #

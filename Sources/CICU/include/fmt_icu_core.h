@@ -26,4 +26,10 @@ int fmt_icu_region_display_name(const char *region, const char *locale, char *ou
 /* The display name of a language in a locale ("nl" in "de" -> "Niederländisch"). */
 int fmt_icu_language_display_name(const char *language, const char *locale, char *out, int32_t capacity);
 
+/* Stream-Safe Text (UAX #15): the byte offset of the first code point of well-formed UTF-8 text at which
+   more than `limit` non-starters (canonical combining class > 0, after canonical decomposition) stand in a
+   row, or -1 when there is none. Canonical reordering, which Swift's String comparison and hashing and
+   ICU's collation run, is quadratic in such a run; text that passes is normalised in linear time. */
+int32_t fmt_icu_stream_safe_violation(const char *text, int32_t length, int32_t limit);
+
 #endif

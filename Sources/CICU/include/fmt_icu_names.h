@@ -41,8 +41,9 @@ void fmt_plural_close(fmt_plural *plural);
 int fmt_plural_select(const fmt_plural *plural, double number, char *out, int32_t capacity);
 
 /* The category of a plain decimal string ("1.0", "-2.50"), keeping its visible fraction digits (CLDR's v
-   and f operands). -1 when the text is not a plain decimal. */
-int fmt_plural_select_decimal(const fmt_plural *plural, const char *decimal, char *out, int32_t capacity);
+   and f operands). -1 when the length bytes of decimal are not a plain decimal (a NUL among them included). */
+int fmt_plural_select_decimal(const fmt_plural *plural, const char *decimal, int32_t length, char *out,
+                              int32_t capacity);
 
 /* Argument kinds of a message pattern, as fmt_message_argument reports them. */
 enum {
@@ -69,12 +70,13 @@ int32_t fmt_message_depth(const fmt_message *message);
 int32_t fmt_message_argument_count(const fmt_message *message);
 int fmt_message_argument(const fmt_message *message, int32_t index, char *out, int32_t capacity, int32_t *kind);
 
-/* Formats with named arguments. values are UTF-8; is_number[i] != 0 marks values[i] as a decimal number
+/* Formats with named arguments. values[i] is UTF-8 of value_lengths[i] bytes (a NUL in it is text, not an end);
+   is_number[i] != 0 marks values[i] as a decimal number
    literal ("2", "1.5", "1e3"). Returns a malloc'd NUL-terminated UTF-8 string (free with fmt_names_free)
    and its length in *length, or NULL with ICU's error name in error. Not thread-safe per handle. */
 char *fmt_message_format(fmt_message *message, int32_t count, const char *const *names,
-                         const char *const *values, const int32_t *is_number, int32_t *length, char *error,
-                         int32_t error_capacity);
+                         const char *const *values, const int32_t *value_lengths, const int32_t *is_number,
+                         int32_t *length, char *error, int32_t error_capacity);
 
 void fmt_names_free(void *pointer);
 

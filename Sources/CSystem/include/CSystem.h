@@ -20,6 +20,8 @@ enum {
     CSYS_EPOLLRDHUP = 0x2000,
     CSYS_EPOLLEXCLUSIVE = 1 << 28,
 };
+/* EPOLLET is bit 31, outside an int enum's range. */
+static const uint32_t CSYS_EPOLLET = 0x80000000u;
 
 int csys_epoll_create(void);
 int csys_epoll_add(int epfd, int fd, uint32_t events, uint64_t data);
@@ -49,6 +51,12 @@ int csys_set_cloexec(int fd);
 void csys_name_current_thread(const char *name);
 
 ssize_t csys_send(int fd, const void *buf, size_t len);
+/* Receives without waiting; with peek set the bytes stay queued (MSG_PEEK). */
+ssize_t csys_recv(int fd, void *buf, size_t len, int peek);
+/* Opens /dev/null read-only, close-on-exec: a descriptor held in reserve for when the process runs out. */
+int csys_open_reserve(void);
+/* Descriptors this process has open (entries of /proc/self/fd), or -1. */
+int csys_count_open_descriptors(void);
 /* Sends one datagram to a unix datagram socket path (abstract when it starts with '@'), never blocking. */
 int csys_notify(const char *path, const char *message, size_t len);
 

@@ -15,33 +15,40 @@ final class Daemon {
 
     /// Starts fmtd with `--data-dir <repo>/data` (unless `dataDirectory` says otherwise) and waits until it
     /// answers `ping` (or, with `waitForPing: false`, until it accepts connections: for daemons that refuse us).
+    /// A `launcher` (such as `prlimit --nofile=64:64 --`) runs first and must exec fmtd in the same process.
     static func start(
         arguments: [String] = [], configDirectory: String? = nil, dataDirectory: String? = Paths.dataDirectory,
-        environment: [String: String] = [:], socketPath: String? = nil, waitForPing: Bool = true
+        environment: [String: String] = [:], socketPath: String? = nil, waitForPing: Bool = true,
+        launcher: [String] = []
     ) throws -> Daemon {
         _ = csys_raise_fd_limit()
         let directory = try Paths.temporaryDirectory()
         let daemon = try Daemon(
             directory: directory, socketPath: socketPath ?? directory + "/fmtd.sock", arguments: arguments,
             configDirectory: configDirectory ?? directory + "/etc", dataDirectory: dataDirectory,
-            environment: environment)
+            environment: environment, launcher: launcher)
         try daemon.waitUntilAnswering(ping: waitForPing)
         return daemon
     }
 
     private init(
         directory: String, socketPath: String, arguments: [String], configDirectory: String, dataDirectory: String?,
-        environment: [String: String]
+        environment: [String: String], launcher: [String]
     ) throws {
         self.directory = directory
         self.socketPath = socketPath
         logPath = directory + "/fmtd.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process = Process()
-        process.executableURL = URL(fileURLWithPath: Paths.fmtd)
         var fullArguments = ["--socket", socketPath, "--config-dir", configDirectory, "--log-level", "debug"]
         if let dataDirectory { fullArguments += ["--data-dir", dataDirectory] }
-        process.arguments = fullArguments + arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [Paths.fmtd] + fullArguments + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Paths.fmtd)
+            process.arguments = fullArguments + arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
         for (key, value) in environment { env[key] = value }
@@ -130,6 +137,15 @@ final class Daemon {
     }
 
     /// Resident memory of the daemon in KiB, from /proc.
+    /// The daemon's CPU time so far (user + system), in seconds, from /proc/PID/stat.
+    var cpuSeconds: Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        // Fields after the command name, which is in parentheses and may hold spaces: utime is the 12th.
+        let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     var residentKiB: Int {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""

@@ -1,0 +1,30 @@
+/// A protocol name (an op, a member name) compared and hashed by its UTF-8 bytes. Swift's `String`
+/// equality and hashing apply canonical equivalence, which costs time on whatever text a client sends;
+/// the protocol's names are ASCII and match only as spelled.
+public struct WireName: Hashable, Sendable {
+    public let text: String
+
+    public init(_ text: String) {
+        self.text = text
+    }
+
+    public static func == (lhs: WireName, rhs: WireName) -> Bool {
+        lhs.text.hasSameBytes(as: rhs.text)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
+extension String {
+    /// Byte-wise equality of the UTF-8 spellings, without normalising either side.
+    @inlinable
+    public func hasSameBytes(as other: String) -> Bool {
+        let mine = utf8
+        let theirs = other.utf8
+        guard mine.count == theirs.count else { return false }
+        return mine.elementsEqual(theirs)
+    }
+}

@@ -1,0 +1,69 @@
+import FmtCore
+import Synchronization
+import Testing
+
+/// A plugin that fails the way a bug would: it answers `internal`.
+struct FailingPlugin: FormatterPlugin {
+    static let name = "failing"
+    static let ops = ["fail"]
+
+    init(loading data: DataStore, environment: PluginEnvironment) throws {}
+
+    var dataInfo: JSONObject { [:] }
+
+    func handle(_ request: Request) throws -> JSONObject {
+        throw CoreError.internal("the fixture failed on purpose")
+    }
+}
+
+/// What the dispatcher reported, collected from any thread.
+final class Reports: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+/// The dispatcher answers every line with one line and tells its host of every `internal` answer.
+@Suite struct DispatcherTests {
+    static func dispatcher(reporting reports: Reports = Reports()) throws -> Dispatcher {
+        let registry = try PluginRegistry(
+            pluginTypes: [FailingPlugin.self], store: DataStore(source: .embedded([:]), localDirectory: nil),
+            environment: PluginEnvironment(resolver: LocaleResolver(supported: ["en"])))
+        return Dispatcher(registry: registry, builtins: ["ping": { _ in [:] }]) { op, message in
+            reports.append("\(op): \(message)")
+        }
+    }
+
+    static func respond(_ dispatcher: Dispatcher, _ line: String) -> JSONObject? {
+        let response = dispatcher.respond(to: Array(line.utf8))
+        return try? JSONReader.parse(Array(response.dropLast())).objectValue
+    }
+
+    @Test func everyInternalAnswerIsReportedWithItsOp() throws {
+        let reports = Reports()
+        let dispatcher = try Self.dispatcher(reporting: reports)
+        let answer = Self.respond(dispatcher, #"{"op":"fail","id":7}"#)
+        #expect(answer?["error"]?.objectValue?["code"] == JSONValue.string("internal"))
+        #expect(reports.all == ["fail: Internal error: the fixture failed on purpose."])
+        _ = Self.respond(dispatcher, #"{"op":"ping"}"#)
+        _ = Self.respond(dispatcher, #"{"op":"nope"}"#)
+        #expect(reports.all.count == 1)
+    }
+
+    @Test func opsAreRoutedByTheirBytes() throws {
+        let dispatcher = try Self.dispatcher()
+        #expect(Self.respond(dispatcher, #"{"op":"ping"}"#)?["ok"] == .bool(true))
+        #expect(Self.respond(dispatcher, #"{"op":"pi\u006eg"}"#)?["ok"] == .bool(true))
+        let marked = Self.respond(dispatcher, #"{"op":"ping\u0301"}"#)
+        #expect(marked?["error"]?.objectValue?["code"] == JSONValue.string("unknown_op"))
+    }
+
+    @Test func textThatIsNotStreamSafeIsABadRequestNotBadJSON() throws {
+        let dispatcher = try Self.dispatcher()
+        let line = #"{"op":"ping","a"# + String(repeating: "\u{301}\u{316}", count: 16) + #"":1}"#
+        let error = Self.respond(dispatcher, line)?["error"]?.objectValue
+        #expect(error?["code"] == JSONValue.string("bad_request"))
+        #expect(error?["message"]?.stringValue?.contains("Stream-Safe") == true)
+    }
+}
