@@ -260,20 +260,19 @@ final class DataDirectories: Sendable {
         return names
     }
 
-    /// Reads the regular file `path` under `base`: opened without blocking and without becoming a controlling
-    /// terminal, checked with `fstat` to be a regular file within the size limit, then read up to that limit
-    /// (a file that grows while it is read is refused too).
+    /// Reads the regular file `path` under `base`: checked with `fstatat` before it is opened (opening a device
+    /// can have effects of its own), opened without blocking and without becoming a controlling terminal, checked
+    /// again with `fstat` on what was opened, then read up to the size limit (a file that grows while it is read
+    /// is refused too).
     func readFile(in base: Int32, _ path: String, name: String, charged: Bool) throws(DataError) -> [UInt8] {
+        var status = stat()
+        guard fstatat(base, path, &status, 0) == 0 else { throw DataError(file: name, Self.reason()) }
+        try Self.requireRegular(status, name: name)
         let fd = openat(base, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw DataError(file: name, Self.reason()) }
         defer { Glibc.close(fd) }
-        var status = stat()
         guard fstat(fd, &status) == 0 else { throw DataError(file: name, "cannot stat: \(Self.reason())") }
-        let type = status.st_mode & S_IFMT
-        guard type == S_IFREG else {
-            throw DataError(
-                file: name, "is \(Self.describe(type)), not a regular file; data files must be regular files")
-        }
+        try Self.requireRegular(status, name: name)
         let limit = DataStore.maximumFileBytes
         guard status.st_size <= limit else {
             throw DataError(
@@ -310,6 +309,14 @@ final class DataDirectories: Sendable {
             )
         }
         return bytes
+    }
+
+    private static func requireRegular(_ status: stat, name: String) throws(DataError) {
+        let type = status.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            throw DataError(
+                file: name, "is \(describe(type)), not a regular file; data files must be regular files")
+        }
     }
 
     private static func describe(_ type: mode_t) -> String {
