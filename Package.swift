@@ -11,7 +11,10 @@ let package = Package(
         // The modules the fuzz targets in Tests/Fuzz drive; not an API promise.
         .library(
             name: "FmtdModules",
-            targets: ["FmtCore", "AddressFormatting", "DateFormatting", "PhoneNumbers", "PhonePlugin", "NameServices"]
+            targets: [
+                "FmtCore", "FmtHost", "AddressFormatting", "DateFormatting", "PhoneNumbers", "PhonePlugin",
+                "NameServices",
+            ]
         ),
     ],
     targets: [
@@ -49,22 +52,24 @@ let package = Package(
         .plugin(name: "EmbedData", capability: .buildTool(), dependencies: ["fmtd-embed"]),
         .executableTarget(name: "fmtd-embed"),
 
-        // Executables: thin wiring only.
-        .executableTarget(
-            name: "fmtd",
+        // The composition root: the plugin catalogue, data location, languages and built-in ops.
+        .target(
+            name: "FmtHost",
             dependencies: [
                 "FmtCore", "FmtServer", "EmbeddedData", "AddressFormatting", "DateFormatting", "PhonePlugin",
                 "NameServices",
             ]
         ),
+
+        // Executables: thin wiring only.
+        .executableTarget(name: "fmtd", dependencies: ["FmtCore", "FmtServer", "FmtHost"]),
         .executableTarget(name: "fmtq", dependencies: ["FmtCore", "CSystem"]),
-        .executableTarget(
-            name: "fmtbench",
-            dependencies: ["FmtCore", "CSystem", "AddressFormatting", "DateFormatting", "NameServices", "PhonePlugin"]),
+        .executableTarget(name: "fmtbench", dependencies: ["FmtCore", "CSystem", "FmtHost"]),
 
         // Tests mirror modules; IntegrationTests drive the real daemon over a real socket.
         .testTarget(name: "FmtCoreTests", dependencies: ["FmtCore"]),
         .testTarget(name: "FmtServerTests", dependencies: ["FmtServer", "FmtCore"]),
+        .testTarget(name: "FmtHostTests", dependencies: ["FmtHost", "FmtCore"]),
         .testTarget(name: "AddressFormattingTests", dependencies: ["AddressFormatting", "FmtCore"]),
         .testTarget(name: "DateFormattingTests", dependencies: ["DateFormatting", "FmtCore"], exclude: ["Reference"]),
         .testTarget(

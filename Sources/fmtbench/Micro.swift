@@ -1,19 +1,11 @@
-import AddressFormatting
-import DateFormatting
 import FmtCore
+import FmtHost
 import Foundation
 import Glibc
-import NameServices
-import PhonePlugin
 
 /// In-process cost per op of the same requests the load sends: the whole `Dispatcher.respond` (decode,
 /// dispatch, plugin, encode, stats) and each stage alone, in thread CPU nanoseconds per request.
 struct MicroBenchmark {
-    /// The plugins measured; a plugin joins when it is registered in fmtd's catalogue.
-    static let pluginTypes: [any FormatterPlugin.Type] = [
-        AddressPlugin.self, DatePlugin.self, NamesPlugin.self, PhoneFormatter.self,
-    ]
-
     let options: Options
     let say: (String) -> Void
 
@@ -22,17 +14,9 @@ struct MicroBenchmark {
         var nanoseconds: Double
     }
 
-    /// The plugins on `--data-dir` behind a dispatcher, as a loop of fmtd holds them.
+    /// The plugins of fmtd's catalogue on `--data-dir`, behind the dispatcher a loop of fmtd holds.
     static func dispatcher(dataDirectory: String) throws -> Dispatcher {
-        let store = DataStore(source: .directory(dataDirectory), localDirectory: nil)
-        let languages = try store.list("translations").map {
-            String(($0 as NSString).lastPathComponent.dropLast(".json".count))
-        }
-        let englishFirst = languages.sorted { $0 == "en" || ($1 != "en" && $0 < $1) }
-        let resolver = LocaleResolver(supported: languages.isEmpty ? ["en", "nl", "de"] : englishFirst)
-        let registry = try PluginRegistry(
-            pluginTypes: Self.pluginTypes, store: store, environment: PluginEnvironment(resolver: resolver))
-        return Dispatcher(registry: registry, builtins: ["ping": { _ in ["version": "fmtbench"] }])
+        try FormatterHost(source: .directory(dataDirectory), configDirectory: nil).dispatcher
     }
 
     func run() throws -> JSONObject {

@@ -1,4 +1,5 @@
 import FmtCore
+import FmtHost
 import FmtServer
 import Glibc
 
@@ -138,5 +139,5 @@ struct DaemonOptions {
 }
 
 enum FmtdVersion {
-    static let string = "0.1.0"
+    static var string: String { FormatterHost.version }
 }

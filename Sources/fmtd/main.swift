@@ -1,8 +1,7 @@
-import EmbeddedData
 import FmtCore
+import FmtHost
 import FmtServer
 import Glibc
-import Synchronization
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -10,7 +9,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-// fmtd: wire the modules together. Flags → data store → plugins → socket → serve until SIGTERM.
+// fmtd: wire the modules together. Flags → the host (data, plugins, dispatcher) → socket → serve until SIGTERM.
 
 Server.prepareProcess()
 let environment = ProcessInfo.processInfo.environment
@@ -27,64 +26,23 @@ do {
 let logger = Logger(level: options.logLevel)
 let notifier = Notifier(environment: environment)
 
-/// `--data-dir`, else an installed copy next to the binary (`<prefix>/share/fmtd`) or in `/usr/share/fmtd`,
-/// else the data embedded at build time.
-func dataSource() -> DataStore.Source {
-    if let directory = options.dataDirectory { return .directory(directory) }
-    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    let besideBinary = executable.deletingLastPathComponent().deletingLastPathComponent().appending(path: "share/fmtd")
-        .path
-    for candidate in [besideBinary, "/usr/share/fmtd"]
-    where FileManager.default.fileExists(atPath: candidate + "/address-formats.json") {
-        return .directory(candidate)
-    }
-    return .embedded(EmbeddedData.files)
-}
-
-let store = DataStore(source: dataSource(), localDirectory: options.configDirectory)
-/// The product's languages in its own order (English, Dutch, German); languages added as data follow alphabetically.
-let productOrder = ["en", "nl", "de"]
-
-func rank(_ language: String) -> (Int, String) {
-    (productOrder.firstIndex(of: language) ?? productOrder.count, language)
-}
-
-/// A generation's languages are the label tables its data has (`translations/<lang>.json`), read through the
-/// same opened store as its plugins: a table removed before a reload takes its language out of that generation.
-let environmentLoader: PluginRegistry.EnvironmentLoader = { store throws(DataError) in
-    let languages = try store.list("translations").map {
-        String($0.split(separator: "/").last ?? "").replacing(".json", with: "")
-    }
-    return PluginEnvironment(
-        resolver: LocaleResolver(
-            supported: (languages.isEmpty ? productOrder : languages).sorted { rank($0) < rank($1) }))
-}
 let counters = ServerCounters(configuration: options.server)
-let shared = Mutex<(registry: PluginRegistry?, stats: RequestStats?)>((nil, nil))
-
-let registry: PluginRegistry
+let source = DataLocation.source(dataDirectory: options.dataDirectory, executablePath: CommandLine.arguments[0])
+let host: FormatterHost
 do {
-    registry = try PluginRegistry(
-        pluginTypes: PluginCatalog.enabled(options.plugins), store: store, environmentLoader: environmentLoader)
+    host = try FormatterHost(
+        source: source, configDirectory: options.configDirectory, plugins: options.plugins, counters: counters
+    ) { op, message in
+        logger.error("internal error answering op \"\(op)\": \(message)")
+    }
 } catch {
-    logger.error("cannot load data from \(store.sourceDescription): \(error)")
+    logger.error("cannot load data from \(DataStore(source: source, localDirectory: nil).sourceDescription): \(error)")
     notifier.send("STATUS=cannot load data: \(error)")
     exit(1)
 }
-let builtins = BuiltinOps.make(
-    registry: { shared.withLock { $0.registry } }, stats: { shared.withLock { $0.stats } }, counters: counters)
-let dispatcher = Dispatcher(registry: registry, builtins: builtins) { op, message in
-    logger.error("internal error answering op \"\(op)\": \(message)")
-}
-shared.withLock { $0 = (registry, dispatcher.stats) }
-
-func dataStatus() -> String {
-    let plugins = registry.current.plugins.map { type(of: $0).name }
-    return "serving \(plugins.isEmpty ? "no plugins" : plugins.joined(separator: ", ")) from \(store.sourceDescription)"
-}
 
 if options.checkOnly {
-    print(JSONWriter.string(.object(BuiltinOps.info(registry: registry))))
+    print(JSONWriter.string(.object(host.info)))
     exit(0)
 }
 
@@ -105,14 +63,9 @@ do {
 
 do {
     let server = try Server(
-        listener: listener, dispatcher: dispatcher, configuration: options.server, counters: counters, logger: logger,
-        notifier: notifier)
-    let drained = server.run(status: dataStatus()) {
-        switch registry.reload() {
-        case .success(let set): return (true, dataStatus() + " (data generation \(set.generation))")
-        case .failure(let error): return (false, "reload failed, serving previous data: \(error)")
-        }
-    }
+        listener: listener, dispatcher: host.dispatcher, configuration: options.server, counters: counters,
+        logger: logger, notifier: notifier)
+    let drained = server.run(status: host.status) { host.reload() }
     // A loop still inside a line after the deadline: end now, without exit handlers running beside it.
     if !drained { _exit(0) }
 } catch {

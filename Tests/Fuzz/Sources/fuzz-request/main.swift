@@ -1,23 +1,15 @@
-import AddressFormatting
-import DateFormatting
 import FmtCore
+import FmtHost
 import FuzzSupport
-import NameServices
-import PhonePlugin
 
 /// The request line decoder as the event loop drives it: each line of the input goes through `JSONReader`,
-/// `Request` and the `Dispatcher` with every plugin loaded from `data/`. Every line must get exactly one
+/// `Request` and the daemon's `Dispatcher` (built by `FormatterHost`) with every plugin loaded from `data/`. Every line must get exactly one
 /// response line that is a JSON object with `id` and a boolean `ok`, and the JSON writer must reproduce what
 /// the reader accepted byte for byte on a second round trip.
 enum RequestTarget {
     static let dispatcher: Dispatcher = {
-        let store = DataStore(source: .directory(Fuzz.dataDirectory), localDirectory: nil)
-        let environment = PluginEnvironment(resolver: LocaleResolver(supported: ["en", "nl", "de"]))
         do {
-            let registry = try PluginRegistry(
-                pluginTypes: [AddressPlugin.self, DatePlugin.self, PhoneFormatter.self, NamesPlugin.self], store: store,
-                environment: environment)
-            return Dispatcher(registry: registry, builtins: ["ping": { _ in ["version": "fuzz"] }])
+            return try FormatterHost(source: .directory(Fuzz.dataDirectory), configDirectory: nil).dispatcher
         } catch {
             Fuzz.fail("cannot load \(Fuzz.dataDirectory): \(error)")
         }

@@ -8,7 +8,7 @@ enum BuiltinOps {
         counters: ServerCounters
     ) -> [String: Dispatcher.BuiltinOp] {
         [
-            "ping": { _ in ["version": .string(FmtdVersion.string)] },
+            "ping": { _ in ["version": .string(FormatterHost.version)] },
             "info": { _ in info(registry: registry()) },
             "stats": { _ in statsReport(stats: stats(), registry: registry(), counters: counters) },
         ]
@@ -27,7 +27,7 @@ enum BuiltinOps {
             }
         }
         return [
-            "version": .string(FmtdVersion.string),
+            "version": .string(FormatterHost.version),
             "protocol": JSONValue(Dispatcher.protocolVersion),
             "ops": JSONValue(["ping", "info", "stats"] + (registry?.ops ?? [])),
             "plugins": .array(plugins),
