@@ -37,8 +37,7 @@ public final class LocaleResolver: Sendable {
     /// Supported interface languages, English first.
     public let supported: [String]
     private let available: Set<String>
-    private let cache = Mutex<[WireName: ResolvedLocale]>([:])
-    private static let cacheLimit = 4096
+    private let cache = BoundedCache<WireName, ResolvedLocale>(limit: 4096)
 
     public init(supported: [String]) {
         var languages = ["en"]
@@ -53,18 +52,15 @@ public final class LocaleResolver: Sendable {
 
     /// Resolves a tag from a request field; a malformed tag is `invalid_field` naming that field.
     public func resolve(_ text: String, field: String = "locale") throws(CoreError) -> ResolvedLocale {
-        let key = WireName(text)
-        if let cached = cache.withLock({ $0[key] }) { return cached }
-        guard let tag = LanguageTag(parsing: text) else {
-            throw .invalidField(
-                field, message: "\"\(text.prefix(64))\" is not a well-formed language tag (e.g. nl-BE).")
+        let resolved = try cache.value(for: WireName(text)) { () throws(CoreError) -> ResolvedLocale? in
+            guard let tag = LanguageTag(parsing: text) else {
+                throw .invalidField(
+                    field, message: "\"\(text.prefix(64))\" is not a well-formed language tag (e.g. nl-BE).")
+            }
+            return resolve(tag)
         }
-        let resolved = resolve(tag)
-        cache.withLock { cache in
-            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
-            cache[key] = resolved
-        }
-        return resolved
+        // `make` never answers nil, so neither does the cache.
+        return resolved!
     }
 
     public func resolve(_ tag: LanguageTag) -> ResolvedLocale {

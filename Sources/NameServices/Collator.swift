@@ -92,26 +92,17 @@ final class PluralRules: @unchecked Sendable {
     }
 }
 
-/// A bounded cache of ICU objects by language tag, so each tag's collator or rules are opened once and then
-/// shared. Clearing when full is safe: requests in flight keep their instance alive.
+/// ICU objects by language tag, so each tag's collator or rules are opened once and then shared.
 final class TagCache<Value: AnyObject & Sendable>: Sendable {
-    private let entries = Mutex<[String: Value]>([:])
-    private let limit: Int
+    private let cache: BoundedCache<String, Value>
     private let open: @Sendable (String) -> Value?
 
     init(limit: Int = 256, open: @escaping @Sendable (String) -> Value?) {
-        self.limit = limit
+        cache = BoundedCache(limit: limit)
         self.open = open
     }
 
     func value(for tag: String) -> Value? {
-        if let cached = entries.withLock({ $0[tag] }) { return cached }
-        guard let value = open(tag) else { return nil }
-        return entries.withLock { entries in
-            if let raced = entries[tag] { return raced }
-            if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
-            entries[tag] = value
-            return value
-        }
+        cache.value(for: tag) { open(tag) }
     }
 }

@@ -1,0 +1,35 @@
+import Synchronization
+
+/// A thread-safe memo of values by key that forgets everything when it reaches its limit, so a stream of distinct
+/// keys (one per request, from any client) costs bounded memory. Clearing is safe: a caller that already holds a
+/// value keeps it alive. The one cache of the daemon's hot paths (collators, plural rules, resolved locales,
+/// territory names).
+public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let entries = Mutex<[Key: Value]>([:])
+    /// The most entries held at once.
+    public let limit: Int
+
+    public init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// The value for `key`, computing and remembering it on a miss; a `nil` from `make` is not remembered. `make`
+    /// runs outside the lock, so two threads may compute the same value once each: the first stored wins.
+    public func value<Failure: Error>(
+        for key: Key, orMake make: () throws(Failure) -> Value?
+    ) throws(Failure) -> Value? {
+        if let cached = entries.withLock({ $0[key] }) { return cached }
+        guard let value = try make() else { return nil }
+        return entries.withLock { entries in
+            if let raced = entries[key] { return raced }
+            if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
+            entries[key] = value
+            return value
+        }
+    }
+
+    /// How many entries are held now.
+    public var count: Int {
+        entries.withLock { $0.count }
+    }
+}
