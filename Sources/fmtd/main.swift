@@ -12,7 +12,7 @@ import Foundation
 
 // fmtd: wire the modules together. Flags → data store → plugins → socket → serve until SIGTERM.
 
-Server.prepareProcess()
+let setupFailures = Server.prepareProcess()
 let environment = ProcessInfo.processInfo.environment
 
 let options: DaemonOptions
@@ -26,6 +26,7 @@ do {
 }
 let logger = Logger(level: options.logLevel)
 let notifier = Notifier(environment: environment)
+for failure in setupFailures { logger.warning("process setup: \(failure)") }
 
 /// `--data-dir`, else an installed copy next to the binary (`<prefix>/share/fmtd`) or in `/usr/share/fmtd`,
 /// else the data embedded at build time.
@@ -86,7 +87,7 @@ if options.checkOnly {
 
 let listener: Listener
 do {
-    if let activated = Listener.activated(environment: environment) {
+    if let activated = try Listener.activated(environment: environment) {
         listener = activated
         logger.info("using the socket passed by systemd (fd 3)")
     } else {
