@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "fmtd", targets: ["fmtd"]),
         .executable(name: "fmtq", targets: ["fmtq"]),
         .executable(name: "fmtbench", targets: ["fmtbench"]),
+        // The client for Swift services on the same machine: connect, pipeline, one typed call per op.
+        .library(name: "FmtClient", targets: ["FmtClient"]),
         // The modules the fuzz targets in Tests/Fuzz drive; not an API promise.
         .library(
             name: "FmtdModules",
@@ -24,6 +26,10 @@ let package = Package(
         .target(name: "FmtCore", dependencies: ["CICU"]),
         // epoll event loops, connections, listener, sd_notify, signals, logging.
         .target(name: "FmtServer", dependencies: ["FmtCore", "CSystem"]),
+        // The client side of the socket: connection, pipelining, typed calls (fmtq, fmtbench, tests, services).
+        .target(name: "FmtClient", dependencies: ["FmtCore", "CSystem"]),
+        // One option table per command drives parsing, validation messages and --help (fmtd, fmtq, fmtbench).
+        .target(name: "FmtCommandLine"),
 
         // Formatter plugins.
         .target(name: "AddressFormatting", dependencies: ["FmtCore", "CICU"]),
@@ -53,18 +59,23 @@ let package = Package(
         .executableTarget(
             name: "fmtd",
             dependencies: [
-                "FmtCore", "FmtServer", "EmbeddedData", "AddressFormatting", "DateFormatting", "PhonePlugin",
-                "NameServices",
+                "FmtCore", "FmtServer", "FmtCommandLine", "EmbeddedData", "AddressFormatting", "DateFormatting",
+                "PhonePlugin", "NameServices",
             ]
         ),
-        .executableTarget(name: "fmtq", dependencies: ["FmtCore", "CSystem"]),
+        .executableTarget(name: "fmtq", dependencies: ["FmtCore", "FmtClient", "FmtCommandLine"]),
         .executableTarget(
             name: "fmtbench",
-            dependencies: ["FmtCore", "CSystem", "AddressFormatting", "DateFormatting", "NameServices", "PhonePlugin"]),
+            dependencies: [
+                "FmtCore", "FmtClient", "FmtCommandLine", "CSystem", "AddressFormatting", "DateFormatting",
+                "NameServices", "PhonePlugin",
+            ]),
 
         // Tests mirror modules; IntegrationTests drive the real daemon over a real socket.
         .testTarget(name: "FmtCoreTests", dependencies: ["FmtCore"]),
         .testTarget(name: "FmtServerTests", dependencies: ["FmtServer", "FmtCore"]),
+        .testTarget(name: "FmtClientTests", dependencies: ["FmtClient", "FmtCore"]),
+        .testTarget(name: "FmtCommandLineTests", dependencies: ["FmtCommandLine"]),
         .testTarget(name: "AddressFormattingTests", dependencies: ["AddressFormatting", "FmtCore"]),
         .testTarget(name: "DateFormattingTests", dependencies: ["DateFormatting", "FmtCore"], exclude: ["Reference"]),
         .testTarget(
@@ -74,7 +85,7 @@ let package = Package(
         .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["fmtd", "fmtq", "fmtbench", "FmtCore", "CSystem", "phone-metadata-gen"]
+            dependencies: ["fmtd", "fmtq", "fmtbench", "FmtCore", "FmtClient", "CSystem", "phone-metadata-gen"]
         ),
     ],
     swiftLanguageModes: [.v6]

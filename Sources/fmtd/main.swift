@@ -15,15 +15,7 @@ import Foundation
 let setupFailures = Server.prepareProcess()
 let environment = ProcessInfo.processInfo.environment
 
-let options: DaemonOptions
-do {
-    options = try DaemonOptions(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
-} catch {
-    guard case .exit(let code, let message) = error else { exit(2) }
-    let bytes = Array((message + "\n").utf8)
-    _ = write(code == 0 ? 1 : 2, bytes, bytes.count)
-    exit(code)
-}
+let options = DaemonOptions.fromCommandLine(Array(CommandLine.arguments.dropFirst()), environment: environment)
 let logger = Logger(level: options.logLevel)
 let notifier = Notifier(environment: environment)
 for failure in setupFailures { logger.warning("process setup: \(failure)") }
