@@ -62,9 +62,9 @@ public struct LineBuffer {
     private mutating func findNewline() -> Int? {
         let from = max(scanned, start)
         guard from < end else { return nil }
-        let found: Int? = storage.withUnsafeBufferPointer { buffer in
+        let found = storage.withUnsafeBufferPointer { buffer -> Int? in
             guard let pointer = memchr(buffer.baseAddress! + from, 0x0A, end - from) else { return nil }
-            return pointer.assumingMemoryBound(to: UInt8.self) - buffer.baseAddress!
+            return UnsafePointer(pointer.assumingMemoryBound(to: UInt8.self)) - buffer.baseAddress!
         }
         if found == nil { scanned = end }
         return found
