@@ -210,6 +210,11 @@ public final class FmtConnection {
         }
     }
 
+    /// The JSON object a response line (as text) holds.
+    public static func decode(_ line: String) throws(FmtClientError) -> JSONObject {
+        try decode(Array(line.utf8))
+    }
+
     /// The JSON object a response line holds.
     public static func decode(_ line: [UInt8]) throws(FmtClientError) -> JSONObject {
         guard case .object(let object)? = try? JSONReader.parse(line) else {
