@@ -98,7 +98,8 @@ func connect() -> FmtConnection {
     if globalOptions.help { CommandLineExit.succeed(printing: spec.helpText) }
     var options = QueryOptions()
     do throws(UsageError) {
-        return (options, try spec.parse(rest, into: &options).positionals)
+        let positionals = try spec.parse(rest, into: &options).positionals
+        return (options, positionals)
     } catch {
         CommandLineExit.usage(error, command: spec.name, help: spec.helpText)
     }
