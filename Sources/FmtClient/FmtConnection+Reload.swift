@@ -3,7 +3,9 @@ import Glibc
 
 /// A reload that finished: the data generation now serving, and the data sets kept unchanged.
 public struct FmtReloadResult: Sendable, Equatable {
+    /// The data generation serving now (`stats.reloads.generation`).
     public let generation: Int
+    /// The data sets the reload left as they were (`stats.reloads.lastKept`).
     public let kept: [String]
 }
 

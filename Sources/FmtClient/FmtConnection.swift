@@ -39,7 +39,8 @@ public final class FmtConnection {
         guard rc == 0 else {
             let code = rc == -2 ? 0 : errno
             Glibc.close(fd)
-            throw .unreachable(path: path, reason: code == 0 ? "path too long" : String(cString: strerror(code)), errno: code)
+            throw .unreachable(
+                path: path, reason: code == 0 ? "path too long" : String(cString: strerror(code)), errno: code)
         }
         return fd
     }

@@ -32,8 +32,10 @@ public enum OptionValueKind: Sendable, Equatable {
 
 /// A usage mistake: the tool prints the message with its help and exits with status 2.
 public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What was wrong, without the program's name: `unknown option --x`.
     public let message: String
 
+    /// A mistake described by `message`.
     public init(_ message: String) {
         self.message = message
     }
@@ -48,6 +50,7 @@ public struct CommandOption<Target> {
     public let name: String
     /// Other spellings, e.g. `-h` for `--help`.
     public let aliases: [String]
+    /// How the value is written and checked.
     public let kind: OptionValueKind
     /// The value's name in help text, e.g. `PATH`; empty for a flag.
     public let placeholder: String

@@ -4,8 +4,10 @@ import Glibc
 public struct CommandArgument: Sendable {
     /// Its name in help text, e.g. `DATE` or `NAME...`.
     public let name: String
+    /// What the argument is, as one paragraph.
     public let help: String
 
+    /// An argument named `name` in help text.
     public init(_ name: String, help: String) {
         self.name = name
         self.help = help
@@ -40,7 +42,9 @@ public struct CommandSpec<Target> {
     public let usage: [String]
     /// What the command does, in paragraphs separated by blank lines.
     public let description: String
+    /// The positional arguments, for help text (parsing hands them back in `Parsed.positionals`).
     public let arguments: [CommandArgument]
+    /// The option table, in help order.
     public let options: [CommandOption<Target>]
     /// Text after the option list (examples, exit status, signals), kept as written.
     public let epilogue: String
@@ -49,6 +53,7 @@ public struct CommandSpec<Target> {
     /// Option-like words that are really positional (such as a year-less date `--11-29`).
     public let isPositional: (String) -> Bool
 
+    /// A command line; only `name`, `usage` and `options` are needed.
     public init(
         name: String, summary: String = "", usage: [String], description: String = "",
         arguments: [CommandArgument] = [], options: [CommandOption<Target>], epilogue: String = "",

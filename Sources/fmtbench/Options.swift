@@ -22,15 +22,19 @@ struct Options {
             options: [
                 .text("--socket", "PATH", help: "the daemon's socket", group: modes, \.socketPath),
                 .text(
-                    "--spawn", "PATH-TO-FMTD", help: "start this fmtd on a private socket (arguments after --) and stop it at the end",
+                    "--spawn", "PATH-TO-FMTD",
+                    help: "start this fmtd on a private socket (arguments after --) and stop it at the end",
                     group: modes, \.spawnPath),
-                .flag("--echo", help: "load a built-in line-echo server instead of fmtd", group: modes) { $0.mode = .echo },
+                .flag("--echo", help: "load a built-in line-echo server instead of fmtd", group: modes) {
+                    $0.mode = .echo
+                },
                 .flag("--compare", help: "echo and fmtd alternately, with medians and ratios", group: modes) {
                     $0.mode = .compare
                 },
                 .flag("--reload", help: "SIGHUP the daemon during load", group: modes) { $0.mode = .reload },
                 .integer(
-                    "--idle-connections", "N", minimum: 1, help: "open N idle connections: resident memory per connection",
+                    "--idle-connections", "N", minimum: 1,
+                    help: "open N idle connections: resident memory per connection",
                     group: modes
                 ) { options, count in
                     options.mode = .idle
@@ -43,12 +47,17 @@ struct Options {
                     options.mode = .startup
                     options.fmtdPath = path
                 },
-                .flag("--micro", help: "in-process cost per op (ns and allocations)", group: modes) { $0.mode = .micro },
+                .flag("--micro", help: "in-process cost per op (ns and allocations)", group: modes) {
+                    $0.mode = .micro
+                },
                 .flag("--worst-lines", help: "in-process cost of the costliest lines a client can send", group: modes) {
                     $0.mode = .worstLines
                 },
-                .integer("--connections", "N", minimum: 1, help: "connections", default: "16", group: load, \.connections),
-                .integer("--depth", "D", minimum: 1, help: "requests in flight per connection", default: "32", group: load, \.depth),
+                .integer(
+                    "--connections", "N", minimum: 1, help: "connections", default: "16", group: load, \.connections),
+                .integer(
+                    "--depth", "D", minimum: 1, help: "requests in flight per connection", default: "32", group: load,
+                    \.depth),
                 .seconds(
                     "--duration", "S", help: "measured seconds per run (fractions allowed)", default: "5", group: load
                 ) { $0.duration = $1 },
@@ -57,7 +66,8 @@ struct Options {
                 },
                 .list(
                     "--mix", "LIST",
-                    help: "ops to cycle through: phone,address,date,sort,ping; ops the daemon does not serve (per `info`) "
+                    help:
+                        "ops to cycle through: phone,address,date,sort,ping; ops the daemon does not serve (per `info`) "
                         + "are skipped with a note",
                     default: "phone,address,date,sort", group: load
                 ) { options, ops throws(UsageError) in
@@ -71,30 +81,44 @@ struct Options {
                     help: "client threads; a thread with one connection blocks in recv, threads with several use epoll",
                     default: "min(connections, 2)", group: load
                 ) { $0.threads = $1 },
-                .integer("--runs", "K", minimum: 1, help: "repeat each measurement K times and report the median", default: "1", group: load, \.runs),
+                .integer(
+                    "--runs", "K", minimum: 1, help: "repeat each measurement K times and report the median",
+                    default: "1", group: load, \.runs),
                 .integer(
                     "--pid", "PID", minimum: 1, maximum: Int(Int32.max), help: "the daemon's pid for /proc readings",
                     default: "SO_PEERCRED of the first connection", group: load
                 ) { $0.pid = Int32($1) },
-                .text("--vectors", "DIR", help: "the vector files", default: "data/vectors under the current directory", group: load, \.vectorsDirectory),
-                .integer("--reloads", "K", minimum: 1, help: "with --reload: SIGHUPs per run, evenly spaced", default: "4", group: load, \.reloads),
+                .text(
+                    "--vectors", "DIR", help: "the vector files", default: "data/vectors under the current directory",
+                    group: load, \.vectorsDirectory),
+                .integer(
+                    "--reloads", "K", minimum: 1, help: "with --reload: SIGHUPs per run, evenly spaced", default: "4",
+                    group: load, \.reloads),
                 .text(
                     "--change-data", "DIR",
                     help: "with --reload: append a space to every *.json under DIR before each SIGHUP, so every plugin "
                         + "reading from it loads anew (give fmtd the same DIR: -- --data-dir DIR)",
                     group: load, \.changeDataDirectory),
                 .integer(
-                    "--iterations", "N", minimum: 1, help: "with --micro: calls per request line and measurement", default: "2000",
+                    "--iterations", "N", minimum: 1, help: "with --micro: calls per request line and measurement",
+                    default: "2000",
                     group: load, \.iterations),
                 .text(
-                    "--data-dir", "DIR", help: "with --micro and --worst-lines: the data to load plugins from", default: "data",
+                    "--data-dir", "DIR", help: "with --micro and --worst-lines: the data to load plugins from",
+                    default: "data",
                     group: load, \.dataDirectory),
                 .integer(
                     "--max-line", "N", minimum: 256, help: "with --worst-lines: the line length to fill",
                     default: "65536, fmtd's default", group: load, \.maxLine),
-                .flag("--json", help: "print one JSON object with every figure instead of the text report", group: load, \.json),
-                .flag("--help", aliases: ["-h"], help: "this text", group: load, endsParsing: true) { $0.wantsHelp = true },
-                .text("--serve-echo", "PATH", help: "serve the line echo on PATH (the child --echo spawns)", hidden: true, \.serveEchoPath),
+                .flag(
+                    "--json", help: "print one JSON object with every figure instead of the text report", group: load,
+                    \.json),
+                .flag("--help", aliases: ["-h"], help: "this text", group: load, endsParsing: true) {
+                    $0.wantsHelp = true
+                },
+                .text(
+                    "--serve-echo", "PATH", help: "serve the line echo on PATH (the child --echo spawns)", hidden: true,
+                    \.serveEchoPath),
             ],
             epilogue: """
                 Errors are responses with "ok":false to the well-formed requests of the mix, plus requests lost to a

@@ -61,7 +61,8 @@ struct DaemonOptions {
                     $0.server.threads = max(1, $1)
                 },
                 .integer(
-                    "--max-line", "BYTES", minimum: 0, help: "longest request line in bytes, at least 64", default: "65536"
+                    "--max-line", "BYTES", minimum: 0, help: "longest request line in bytes, at least 64",
+                    default: "65536"
                 ) {
                     $0.server.maxLineBytes = max(64, $1)
                 },

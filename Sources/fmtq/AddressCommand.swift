@@ -15,7 +15,9 @@ struct AddressCommand: Subcommand {
                 address rendered. With field options, formats that address by the convention of country CC.
                 """,
             options: [
-                .text("--country", "CC", help: "the address country, ISO 3166-1 alpha-2 in any case (required)", \.country),
+                .text(
+                    "--country", "CC", help: "the address country, ISO 3166-1 alpha-2 in any case (required)", \.country
+                ),
                 .locale("the viewer's language tag, e.g. nl-BE, en-GB, de"),
                 .text(
                     "--viewer-region", "CC",

@@ -7,7 +7,8 @@ struct DateCommand: Subcommand {
     static let summary = "Format a date: fmtq date 1990-11-29 --locale nl [--year-shared] [--style short]"
     static var spec: CommandSpec<QueryOptions> {
         CommandSpec(
-            name: "fmtq date", summary: summary, usage: ["fmtq date DATE [--locale TAG] [--year-shared] [--style long|medium|short]"],
+            name: "fmtq date", summary: summary,
+            usage: ["fmtq date DATE [--locale TAG] [--year-shared] [--style long|medium|short]"],
             description: """
                 Formats a calendar date the way the viewer's locale writes it: day and month always, the year only
                 when it is shared. No age is ever computed.
@@ -15,8 +16,12 @@ struct DateCommand: Subcommand {
             arguments: [CommandArgument("DATE", help: "YYYY-MM-DD, or --MM-DD for a date without a year (a birthday)")],
             options: [
                 .locale("the viewer's language tag, e.g. nl-BE, en-GB, de-AT"),
-                .flag("--year-shared", help: "show the year (when DATE has one); without it the year stays private", \.yearShared),
-                .text("--style", "STYLE", help: "long (29 november), medium (29 nov) or short (29-11)", default: "long", \.style),
+                .flag(
+                    "--year-shared", help: "show the year (when DATE has one); without it the year stays private",
+                    \.yearShared),
+                .text(
+                    "--style", "STYLE", help: "long (29 november), medium (29 nov) or short (29-11)", default: "long",
+                    \.style),
             ],
             epilogue: """
                 Examples:

@@ -2,7 +2,9 @@ import FmtCommandLine
 import FmtCore
 
 /// `{"op":…,"locale":…,"names":[…]}` from `NAME... [--locale TAG]`, shared by `sort` and `sortkey`.
-private func namesRequest(op: String, command: String, _ options: QueryOptions, _ names: [String]) throws(UsageError)
+private func namesRequest(
+    op: String, command: String, _ options: QueryOptions, _ names: [String]
+) throws(UsageError)
     -> JSONObject
 {
     guard !names.isEmpty else { throw UsageError("fmtq \(command) needs at least one name") }
@@ -170,7 +172,8 @@ struct MessageCommand: Subcommand {
                 """,
             arguments: [
                 CommandArgument("KEY", help: "the message key, screen.element.variant (contacts.details_updated)"),
-                CommandArgument("NAME=VALUE", help: "an argument; a value written as a number (2, 1.5) is sent as a number"),
+                CommandArgument(
+                    "NAME=VALUE", help: "an argument; a value written as a number (2, 1.5) is sent as a number"),
             ],
             options: [.locale("the viewer's language tag")],
             epilogue: """

@@ -22,7 +22,9 @@ struct PhoneCommand: Subcommand {
                         + "tel:+1-650-253-0000;ext=123 (several words are joined with spaces)")
             ],
             options: [
-                .text("--viewer-region", "REGION", help: "the viewer's ISO 3166-1 region, e.g. NL (required)", \.viewerRegion),
+                .text(
+                    "--viewer-region", "REGION", help: "the viewer's ISO 3166-1 region, e.g. NL (required)",
+                    \.viewerRegion),
                 .text(
                     "--default-region", "REGION",
                     help: "the region of a number written without a country code, e.g. NL for 06 12345678",

@@ -35,7 +35,8 @@ enum ReloadCommand {
 
     static func run(_ options: QueryOptions, _ positionals: [String], connect: () -> FmtConnection) -> Never {
         if let extra = positionals.first {
-            CommandLineExit.usage(UsageError("unexpected argument \(extra)"), command: "fmtq reload", help: spec.helpText)
+            CommandLineExit.usage(
+                UsageError("unexpected argument \(extra)"), command: "fmtq reload", help: spec.helpText)
         }
         let connection = connect()
         do {
@@ -46,7 +47,8 @@ enum ReloadCommand {
         } catch {
             switch error {
             case .refused: fail("fmtq reload: \(error)", status: 1)
-            case .timedOut: fail("fmtq reload: the daemon did not finish reloading within \(options.timeout) s", status: 3)
+            case .timedOut:
+                fail("fmtq reload: the daemon did not finish reloading within \(options.timeout) s", status: 3)
             default: fail("fmtq reload: \(error)", status: 3)
             }
         }

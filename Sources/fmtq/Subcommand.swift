@@ -39,7 +39,8 @@ protocol Subcommand {
 extension Subcommand {
     /// The command line of a command with neither arguments nor options.
     static func bare(_ description: String) -> CommandSpec<QueryOptions> {
-        CommandSpec(name: "fmtq \(name)", summary: summary, usage: ["fmtq \(name)"], description: description, options: [])
+        CommandSpec(
+            name: "fmtq \(name)", summary: summary, usage: ["fmtq \(name)"], description: description, options: [])
     }
 
     /// Refuses positional arguments beyond the first `count`.

@@ -23,7 +23,8 @@ let global = CommandSpec<GlobalOptions>(
         .text(
             "--socket", "PATH", help: "the daemon's socket", default: FmtConnection.defaultSocketPath,
             environment: "FMTD_SOCKET", group: "Options for every command", \.socketPath),
-        .flag("--json", help: "print the raw response line instead of text", group: "Options for every command", \.json),
+        .flag(
+            "--json", help: "print the raw response line instead of text", group: "Options for every command", \.json),
         .flag(
             "--help", aliases: ["-h"], help: "help for a command (fmtq <command> --help)",
             group: "Options for every command", \.help),

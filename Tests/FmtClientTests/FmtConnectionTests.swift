@@ -11,7 +11,10 @@ import Testing
     }
 
     @Test func aMissingSocketIsUnreachableWithItsPathAndErrno() {
-        #expect(throws: FmtClientError.unreachable(path: "/nonexistent/fmtd.sock", reason: "No such file or directory", errno: 2)) {
+        #expect(
+            throws: FmtClientError.unreachable(
+                path: "/nonexistent/fmtd.sock", reason: "No such file or directory", errno: 2)
+        ) {
             try FmtConnection(path: "/nonexistent/fmtd.sock")
         }
     }
@@ -25,7 +28,8 @@ import Testing
 
     @Test func anErrorResponseCarriesTheWireCodeMessageAndField() throws {
         let response = try FmtConnection.decode(
-            #"{"id":null,"ok":false,"error":{"code":"bad_request","message":"must be a string","field":"address.country"}}"#)
+            #"{"id":null,"ok":false,"error":{"code":"bad_request","message":"must be a string","field":"address.country"}}"#
+        )
         let error = try #require(FmtResponseError(response: response))
         #expect(error == FmtResponseError(code: "bad_request", message: "must be a string", field: "address.country"))
         #expect(error.description == "bad_request: must be a string (field address.country)")

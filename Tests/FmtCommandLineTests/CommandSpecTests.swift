@@ -16,18 +16,20 @@ import Testing
 
     static var command: CommandSpec<Settings> {
         CommandSpec(
-        name: "tool", usage: ["tool [options]", "tool --other"], description: "Does one thing well.",
-        arguments: [CommandArgument("NAME", help: "what to work on")],
-        options: [
-            .text("--socket", "PATH", help: "the socket", default: "/run/default.sock", environment: "TOOL_SOCKET", \.socket),
-            .integer("--connections", "N", minimum: 1, help: "connections to open", default: "16", \.connections),
-            .seconds("--duration", "S", help: "seconds to run", default: "5") { $0.duration = $1 },
-            .choice("--mode", "MODE", ["load", "idle"], help: "what to do") { $0.mode = $1 },
-            .list("--mix", "LIST", help: "ops", group: "Load options") { $0.mix = $1 },
-            .flag("--json", help: "print JSON", \.json),
-            .flag("--help", aliases: ["-h"], help: "this text", endsParsing: true) { $0.help = true },
-            .text("--hidden", "X", help: "for tools only", hidden: true, \.hidden),
-        ])
+            name: "tool", usage: ["tool [options]", "tool --other"], description: "Does one thing well.",
+            arguments: [CommandArgument("NAME", help: "what to work on")],
+            options: [
+                .text(
+                    "--socket", "PATH", help: "the socket", default: "/run/default.sock", environment: "TOOL_SOCKET",
+                    \.socket),
+                .integer("--connections", "N", minimum: 1, help: "connections to open", default: "16", \.connections),
+                .seconds("--duration", "S", help: "seconds to run", default: "5") { $0.duration = $1 },
+                .choice("--mode", "MODE", ["load", "idle"], help: "what to do") { $0.mode = $1 },
+                .list("--mix", "LIST", help: "ops", group: "Load options") { $0.mix = $1 },
+                .flag("--json", help: "print JSON", \.json),
+                .flag("--help", aliases: ["-h"], help: "this text", endsParsing: true) { $0.help = true },
+                .text("--hidden", "X", help: "for tools only", hidden: true, \.hidden),
+            ])
     }
 
     private func parse(
@@ -70,7 +72,9 @@ import Testing
 
     @Test func aValueOfTheWrongKindNamesTheOptionWhatItNeedsAndWhatItGot() {
         #expect(throws: UsageError("--connections needs a whole number ≥ 1, got 0")) { try parse(["--connections=0"]) }
-        #expect(throws: UsageError("--connections needs a whole number ≥ 1, got x")) { try parse(["--connections", "x"]) }
+        #expect(throws: UsageError("--connections needs a whole number ≥ 1, got x")) {
+            try parse(["--connections", "x"])
+        }
         #expect(throws: UsageError("--duration needs a number of seconds, got -1")) { try parse(["--duration=-1"]) }
         #expect(throws: UsageError("--mode needs one of load, idle, got busy")) { try parse(["--mode", "busy"]) }
     }

@@ -47,7 +47,8 @@ import Testing
 
     @Test func fmtqTakesGlobalOptionsAnywhereAndJoinedValues() throws {
         let daemon = try Daemon.start()
-        let result = try run(Paths.fmtq, ["date", "--socket=\(daemon.socketPath)", "1990-11-29", "--locale=nl", "--json"])
+        let result = try run(
+            Paths.fmtq, ["date", "--socket=\(daemon.socketPath)", "1990-11-29", "--locale=nl", "--json"])
         #expect(result.status == 0)
         #expect(result.stdout.contains(#""text":"29 november""#))
     }

@@ -34,7 +34,8 @@ import Testing
         let daemon = try Daemon.start()
         let fmtd = try FmtConnection(path: daemon.socketPath)
         let typed = try fmtd.phone("+31 6 12345678", viewerRegion: "NL")
-        let fmtq = try run(Paths.fmtq, ["--socket", daemon.socketPath, "--json", "phone", "+31 6 12345678", "--viewer-region=NL"])
+        let fmtq = try run(
+            Paths.fmtq, ["--socket", daemon.socketPath, "--json", "phone", "+31 6 12345678", "--viewer-region=NL"])
         #expect(try FmtConnection.decode(fmtq.stdout.trimmingCharacters(in: .newlines)) == typed)
     }
 

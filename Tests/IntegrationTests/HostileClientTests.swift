@@ -1,5 +1,5 @@
-import FmtClient
 import CSystem
+import FmtClient
 import FmtCore
 import Foundation
 import Glibc
@@ -70,7 +70,8 @@ import Testing
         do {
             let client = try probe.daemon.connect()
             try client.send(line + #"{"op":"ping","id":"next"}"# + "\n")
-            #expect(try FmtConnection.decode(try client.readLine())["error"]?.objectValue?["code"] == .string("too_large"))
+            #expect(
+                try FmtConnection.decode(try client.readLine())["error"]?.objectValue?["code"] == .string("too_large"))
             #expect(try FmtConnection.decode(try client.readLine())["id"] == .string("next"))
         }
         let delta = try probe.settle()
@@ -155,7 +156,8 @@ import Testing
         ]
         for line in raw {
             try client.send(line + [0x0A])
-            #expect(try FmtConnection.decode(try client.readLine())["error"]?.objectValue?["code"] == .string("bad_json"))
+            #expect(
+                try FmtConnection.decode(try client.readLine())["error"]?.objectValue?["code"] == .string("bad_json"))
         }
         #expect(try client.request(#"{"op":"ping","id":"a\u0000b"}"#).hasPrefix(#"{"id":"a\u0000b","ok":true"#))
         let locale = try client.requestObject(#"{"op":"date","date":"1990-11-29","locale":"nl\u0000BE"}"#)

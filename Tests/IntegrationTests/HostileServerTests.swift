@@ -1,5 +1,5 @@
-import FmtClient
 import CSystem
+import FmtClient
 import FmtCore
 import Foundation
 import Glibc
