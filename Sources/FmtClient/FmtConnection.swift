@@ -165,13 +165,16 @@ public final class FmtConnection {
         var sent = 0
         var responses: [[UInt8]] = []
         responses.reserveCapacity(lines.count)
-        let waitMilliseconds = timeout.map { Int32(clamping: $0.components.seconds * 1000 + 1) } ?? -1
+        let waitMilliseconds = timeout.map { timeout in
+            let (seconds, attoseconds) = timeout.components
+            return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+        }
         while responses.count < lines.count {
             while let line = input.nextLine(), responses.count < lines.count { responses.append(line) }
             if responses.count == lines.count { break }
             var descriptor = pollfd(
                 fd: fd, events: Int16(POLLIN) | (sent < output.count ? Int16(POLLOUT) : 0), revents: 0)
-            let ready = poll(&descriptor, 1, waitMilliseconds)
+            let ready = poll(&descriptor, 1, waitMilliseconds ?? -1)
             if ready < 0 && errno == EINTR { continue }
             guard ready > 0 else { throw ready == 0 ? .timedOut : .closed }
             if descriptor.revents & Int16(POLLOUT) != 0 && sent < output.count {

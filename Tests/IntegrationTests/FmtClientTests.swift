@@ -92,6 +92,13 @@ import Testing
         #expect(throws: FmtClientError.timedOut) { try fmtd.readLine() }
     }
 
+    @Test func aPipelineWaitingForAnAnswerThatNeverComesTimesOut() throws {
+        let daemon = try Daemon.start()
+        let fmtd = try FmtConnection(path: daemon.socketPath, timeout: .milliseconds(300))
+        // The daemon skips a blank line, so the second answer never comes.
+        #expect(throws: FmtClientError.timedOut) { try fmtd.pipeline(lines: [Array(#"{"op":"ping"}"#.utf8), []]) }
+    }
+
     @Test func reloadWaitsForTheNewDataToServe() throws {
         let daemon = try Daemon.start()
         let fmtd = try FmtConnection(path: daemon.socketPath)
