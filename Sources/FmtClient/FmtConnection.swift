@@ -17,7 +17,7 @@ import Glibc
 /// do {
 ///     _ = try fmtd.date("1990-13-01", locale: "nl")
 /// } catch .daemon(let error) {
-///     print(error.code, error.field ?? "")  // bad_request date
+///     print(error.code, error.field ?? "")  // invalid_date date
 /// }
 /// ```
 public final class FmtConnection {
