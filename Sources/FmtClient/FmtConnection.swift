@@ -16,8 +16,8 @@ import Glibc
 /// print(phone["display"]?.stringValue ?? "")  // 020 794 0958
 /// do {
 ///     _ = try fmtd.date("1990-13-01", locale: "nl")
-/// } catch .daemon(let error) {
-///     print(error.code, error.field ?? "")  // invalid_date date
+/// } catch {
+///     if case .daemon(let response) = error { print(response.code, response.field ?? "") }  // invalid_date date
 /// }
 /// ```
 public final class FmtConnection {
