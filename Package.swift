@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "fmtd", targets: ["fmtd"]),
         .executable(name: "fmtq", targets: ["fmtq"]),
         .executable(name: "fmtbench", targets: ["fmtbench"]),
+        // The client for Swift services on the same machine: connect, pipeline, one typed call per op.
+        .library(name: "FmtClient", targets: ["FmtClient"]),
         // The modules the fuzz targets in Tests/Fuzz drive; not an API promise.
         .library(
             name: "FmtdModules",
@@ -27,6 +29,10 @@ let package = Package(
         .target(name: "FmtCore", dependencies: ["CICU"]),
         // epoll event loops, connections, listener, sd_notify, signals, logging.
         .target(name: "FmtServer", dependencies: ["FmtCore", "CSystem"]),
+        // The client side of the socket: connection, pipelining, typed calls (fmtq, fmtbench, tests, services).
+        .target(name: "FmtClient", dependencies: ["FmtCore", "CSystem"]),
+        // One option table per command drives parsing, validation messages and --help (fmtd, fmtq, fmtbench).
+        .target(name: "FmtCommandLine"),
 
         // Formatter plugins.
         .target(name: "AddressFormatting", dependencies: ["FmtCore", "CICU"]),
@@ -62,14 +68,17 @@ let package = Package(
         ),
 
         // Executables: thin wiring only.
-        .executableTarget(name: "fmtd", dependencies: ["FmtCore", "FmtServer", "FmtHost"]),
-        .executableTarget(name: "fmtq", dependencies: ["FmtCore", "CSystem"]),
-        .executableTarget(name: "fmtbench", dependencies: ["FmtCore", "CSystem", "FmtHost"]),
+        .executableTarget(name: "fmtd", dependencies: ["FmtCore", "FmtServer", "FmtHost", "FmtCommandLine"]),
+        .executableTarget(name: "fmtq", dependencies: ["FmtCore", "FmtClient", "FmtCommandLine"]),
+        .executableTarget(
+            name: "fmtbench", dependencies: ["FmtCore", "FmtClient", "FmtCommandLine", "CSystem", "FmtHost"]),
 
         // Tests mirror modules; IntegrationTests drive the real daemon over a real socket.
         .testTarget(name: "FmtCoreTests", dependencies: ["FmtCore"]),
         .testTarget(name: "FmtServerTests", dependencies: ["FmtServer", "FmtCore"]),
         .testTarget(name: "FmtHostTests", dependencies: ["FmtHost", "FmtCore"]),
+        .testTarget(name: "FmtClientTests", dependencies: ["FmtClient", "FmtCore"]),
+        .testTarget(name: "FmtCommandLineTests", dependencies: ["FmtCommandLine"]),
         .testTarget(name: "AddressFormattingTests", dependencies: ["AddressFormatting", "FmtCore"]),
         .testTarget(name: "DateFormattingTests", dependencies: ["DateFormatting", "FmtCore"], exclude: ["Reference"]),
         .testTarget(
@@ -79,7 +88,7 @@ let package = Package(
         .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["fmtd", "fmtq", "fmtbench", "FmtCore", "CSystem", "phone-metadata-gen"]
+            dependencies: ["fmtd", "fmtq", "fmtbench", "FmtCore", "FmtClient", "CSystem", "phone-metadata-gen"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -188,10 +188,17 @@ int csys_notify(const char *path, const char *message, size_t len) {
     return n == (ssize_t)len ? 0 : -1;
 }
 
+/* pthread calls return their error number; every csys_ call returns -1 with errno set instead. */
+static int as_errno(int rc) {
+    if (rc == 0) return 0;
+    errno = rc;
+    return -1;
+}
+
 int csys_unblock_all_signals(void) {
     sigset_t set;
     sigemptyset(&set);
-    return pthread_sigmask(SIG_SETMASK, &set, NULL);
+    return as_errno(pthread_sigmask(SIG_SETMASK, &set, NULL));
 }
 
 int csys_block_signals(const int *signals, int count) {
@@ -201,7 +208,7 @@ int csys_block_signals(const int *signals, int count) {
         signal(signals[i], SIG_DFL); /* an inherited SIG_IGN would discard the signal before sigtimedwait */
         sigaddset(&set, signals[i]);
     }
-    return pthread_sigmask(SIG_BLOCK, &set, NULL);
+    return as_errno(pthread_sigmask(SIG_BLOCK, &set, NULL));
 }
 
 int csys_wait_signal(const int *signals, int count, int timeout_ms) {
@@ -236,4 +243,8 @@ long csys_raise_fd_limit(void) {
     return (long)limit.rlim_cur;
 }
 
-int csys_pin_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+int csys_pin_mmap_threshold(int bytes) {
+    if (mallopt(M_MMAP_THRESHOLD, bytes) == 1) return 0;
+    errno = EINVAL;
+    return -1;
+}

@@ -7,16 +7,14 @@ import Glibc
 final class Connection {
     let fd: Int32
     let peer: PeerCredentials
-    /// Bytes of an unfinished line (only when a line spans reads).
-    var input: [UInt8] = []
+    /// Cuts the input into lines, holding an unfinished one across reads.
+    var framer: LineFramer
     /// Received lines not yet answered because the responses already buffered reached the output limit;
     /// answered before anything more is read, once the client reads (so one read cannot buffer megabytes).
     var backlog: [UInt8] = []
     /// Responses not yet accepted by the socket, from `outputStart` on.
     var output: [UInt8] = []
     var outputStart = 0
-    /// Dropping the rest of a line that exceeded the limit, up to its newline.
-    var discarding = false
     /// The peer half-closed (or closed): answer what arrived, flush, then close.
     var readClosed = false
     /// Reading is paused because the client does not read its responses.
@@ -24,16 +22,15 @@ final class Connection {
     var lastActivity: UInt64
     /// When the last line completed (or the connection opened): an unfinished line is as old as this.
     var lastLineEnd: UInt64
-    /// Newlines seen so far (wrapping), so a reader can tell that a line finished during a read.
-    var newlines: UInt = 0
-    /// Bytes of `input` and `backlog` last reported to the input budget.
+    /// Bytes of the framer's unfinished line and `backlog` last reported to the input budget.
     var charged = 0
     /// The epoll interest currently registered, to avoid redundant `epoll_ctl` calls.
     var interest: UInt32 = 0
 
-    init(fd: Int32, peer: PeerCredentials, now: UInt64) {
+    init(fd: Int32, peer: PeerCredentials, maxLineBytes: Int, now: UInt64) {
         self.fd = fd
         self.peer = peer
+        self.framer = LineFramer(maxLineBytes: maxLineBytes)
         self.lastActivity = now
         self.lastLineEnd = now
     }

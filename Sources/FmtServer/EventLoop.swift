@@ -82,7 +82,7 @@ final class EventLoop: @unchecked Sendable {
     func requestStop(deadline: UInt64) {
         stopDeadline.store(max(deadline, 1), ordering: .relaxed)
         stopRequested.store(true, ordering: .relaxed)
-        _ = csys_eventfd_signal(wakeFD)
+        wake()
     }
 
     private var pastStopDeadline: Bool {
@@ -121,7 +121,10 @@ final class EventLoop: @unchecked Sendable {
             if let until = acceptPausedUntil, now >= until, listening {
                 acceptPausedUntil = nil
                 if reserveFD < 0 { reserveFD = csys_open_reserve() }
-                _ = csys_epoll_add(epoll, listener.fd, Self.listenerEvents, Self.listenerToken)
+                let added = csys_epoll_add(epoll, listener.fd, Self.listenerEvents, Self.listenerToken)
+                if let failure = SystemCallError.failure("epoll_ctl(ADD, listener) after the accept pause", added) {
+                    logger.error("loop \(index) stops accepting: \(failure)")
+                }
             }
             if !budgetPaused.isEmpty && counters.inputBudget.hasRoom { resumeBudgetPaused() }
             if now &- lastSweep >= 1_000_000 {
@@ -140,7 +143,7 @@ final class EventLoop: @unchecked Sendable {
         if !draining {
             draining = true
             listening = false
-            if acceptPausedUntil == nil { _ = csys_epoll_del(epoll, listener.fd) }
+            if acceptPausedUntil == nil { removeListener() }
             // Answer what clients already sent, then treat every connection as half-closed: it closes once its
             // responses are flushed, and an idle one closes at once.
             for connection in Array(connections.values) {
@@ -231,7 +234,7 @@ final class EventLoop: @unchecked Sendable {
                     + "`overloaded` through the reserved descriptor\(held)")
         }
         if fd < 0 || reserveFD < 0 {
-            _ = csys_epoll_del(epoll, listener.fd)
+            removeListener()
             acceptPausedUntil = now + 100_000
             return false
         }
@@ -241,7 +244,20 @@ final class EventLoop: @unchecked Sendable {
     /// Queues a connection accepted by another loop; this loop registers it when its eventfd wakes it.
     private func handOver(fd: Int32, peer: PeerCredentials) {
         inbox.withLock { $0.append((fd, peer)) }
-        _ = csys_eventfd_signal(wakeFD)
+        wake()
+    }
+
+    /// Wakes the loop's `epoll_wait` through its eventfd; may be called from any thread.
+    private func wake() {
+        if let failure = SystemCallError.failure("eventfd write", csys_eventfd_signal(wakeFD)) {
+            logger.error("cannot wake loop \(index): \(failure)")
+        }
+    }
+
+    private func removeListener() {
+        if let failure = SystemCallError.failure("epoll_ctl(DEL, listener)", csys_epoll_del(epoll, listener.fd)) {
+            logger.error("loop \(index): \(failure)")
+        }
     }
 
     private func adoptHandedOver(now: UInt64) {
@@ -258,7 +274,7 @@ final class EventLoop: @unchecked Sendable {
             counters.admission.release(uid: peer.uid)
             return
         }
-        let connection = Connection(fd: fd, peer: peer, now: now)
+        let connection = Connection(fd: fd, peer: peer, maxLineBytes: configuration.maxLineBytes, now: now)
         connection.interest = UInt32(CSYS_EPOLLIN)
         connections[fd] = connection
         logger.debug("connection \(fd) from \(peer) on loop \(index)")
@@ -311,7 +327,7 @@ final class EventLoop: @unchecked Sendable {
         while budget > 0 && !pastStopDeadline {
             budget -= 1
             var wanted = readBuffer.count
-            if !counters.inputBudget.hasRoom && !connection.discarding && finisher != connection.fd {
+            if !counters.inputBudget.hasRoom && !connection.framer.isDiscarding && finisher != connection.fd {
                 let peeked = readBuffer.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, $0.count, 1) }
                 if peeked > 0 {
                     wanted = readBuffer.withUnsafeBufferPointer { buffer in
@@ -330,12 +346,12 @@ final class EventLoop: @unchecked Sendable {
             if !budgetPaused.isEmpty { budgetPaused.remove(connection.fd) }
             let received = readBuffer.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, wanted, 0) }
             if received > 0 {
-                let newlinesBefore = connection.newlines
+                let newlinesBefore = connection.framer.newlines
                 readBuffer.withUnsafeBufferPointer { buffer in
                     consume(UnsafeBufferPointer(rebasing: buffer[0..<received]), connection)
                 }
                 // The finisher's line is done once a newline went by: the slot passes on, not to its next line.
-                if finisher == connection.fd && connection.newlines != newlinesBefore { releaseFinisher() }
+                if finisher == connection.fd && connection.framer.newlines != newlinesBefore { releaseFinisher() }
                 if connection.pendingOutput >= configuration.maxOutputBytes { break }
                 if received < wanted { break }
             } else if received == 0 {
@@ -357,7 +373,7 @@ final class EventLoop: @unchecked Sendable {
     private func releaseFinisher() {
         finisher = nil
         guard !counters.inputBudget.hasRoom else { return }
-        let next = budgetPaused.compactMap { connections[$0] }.max { $0.input.count < $1.input.count }
+        let next = budgetPaused.compactMap { connections[$0] }.max { $0.framer.bufferedCount < $1.framer.bufferedCount }
         guard let next else { return }
         budgetPaused.remove(next.fd)
         finisher = next.fd
@@ -377,66 +393,25 @@ final class EventLoop: @unchecked Sendable {
     /// End of input: a final line without a newline still counts as a request.
     private func finishInput(_ connection: Connection) {
         connection.readClosed = true
-        if !connection.input.isEmpty && !connection.discarding {
-            let line = connection.input
-            connection.input = []
-            line.withUnsafeBufferPointer { answer($0, connection) }
-        }
-        connection.input = []
+        connection.framer.finish { handle($0, connection) }
     }
 
-    /// Cuts `bytes` into lines, joining with a partial line from earlier reads.
+    /// Cuts `bytes` into lines and answers them; once the buffered responses reach `--max-output`, the rest waits in
+    /// the backlog until the client reads.
     private func consume(_ bytes: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
-        var start = 0
-        while start < bytes.count {
-            if connection.pendingOutput >= configuration.maxOutputBytes {
-                connection.backlog = Array(bytes[start...])
-                return
-            }
-            let rest = UnsafeBufferPointer(rebasing: bytes[start...])
-            guard let offset = rest.firstIndex(of: 0x0A) else {
-                appendPartial(rest, connection)
-                return
-            }
-            let newline = start + offset
-            connection.lastLineEnd = connection.lastActivity
-            connection.newlines &+= 1
-            let piece = UnsafeBufferPointer(rebasing: bytes[start..<newline])
-            start = newline + 1
-            if connection.discarding {
-                connection.discarding = false
-                continue
-            }
-            if connection.input.isEmpty {
-                lineComplete(piece, connection)
-            } else if connection.input.count + piece.count > configuration.maxLineBytes {
-                connection.input = []
-                rejectTooLarge(connection)
-            } else {
-                connection.input.append(contentsOf: piece)
-                let line = connection.input
-                connection.input = []
-                line.withUnsafeBufferPointer { lineComplete($0, connection) }
-            }
+        let newlinesBefore = connection.framer.newlines
+        let maxOutput = configuration.maxOutputBytes
+        let taken = connection.framer.consume(bytes, while: { connection.pendingOutput < maxOutput }) {
+            handle($0, connection)
         }
+        if connection.framer.newlines != newlinesBefore { connection.lastLineEnd = connection.lastActivity }
+        if taken < bytes.count { connection.backlog = Array(bytes[taken...]) }
     }
 
-    private func appendPartial(_ bytes: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
-        guard !connection.discarding else { return }
-        if connection.input.count + bytes.count > configuration.maxLineBytes {
-            connection.input = []
-            connection.discarding = true
-            rejectTooLarge(connection)
-        } else {
-            connection.input.append(contentsOf: bytes)
-        }
-    }
-
-    private func lineComplete(_ line: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
-        if line.count > configuration.maxLineBytes {
-            rejectTooLarge(connection)
-        } else {
-            answer(line, connection)
+    private func handle(_ frame: LineFramer.Frame, _ connection: Connection) {
+        switch frame {
+        case .line(let line): answer(line, connection)
+        case .tooLarge: rejectTooLarge(connection)
         }
     }
 
@@ -445,18 +420,13 @@ final class EventLoop: @unchecked Sendable {
         Dispatcher.appendError(CoreError.tooLarge(limit: configuration.maxLineBytes), id: .null, to: &connection.output)
     }
 
-    /// Answers one line; blank lines (and a lone `\r`) are skipped.
+    /// Answers one framed line, unless the stop deadline passed.
     private func answer(_ line: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
         guard !pastStopDeadline else {
             connection.readClosed = true
             return
         }
-        var end = line.count
-        while end > 0, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
-        var begin = 0
-        while begin < end, line[begin] == 0x20 || line[begin] == 0x09 { begin += 1 }
-        guard begin < end else { return }
-        dispatcher.respond(to: UnsafeBufferPointer(rebasing: line[begin..<end]), into: &connection.output)
+        dispatcher.respond(to: line, into: &connection.output)
     }
 
     /// Re-registers interest after a turn: pause reading a client that does not read, close a finished one.
@@ -471,7 +441,7 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         if connection.readClosed && pastStopDeadline {
-            connection.input = []
+            connection.framer.dropPartial()
             connection.backlog = []
         }
         chargeBuffers(connection)
@@ -493,14 +463,17 @@ final class EventLoop: @unchecked Sendable {
 
     /// Tells the input budget what this connection's buffers hold now.
     private func chargeBuffers(_ connection: Connection) {
-        let held = connection.input.capacity + connection.backlog.capacity
+        let held = connection.framer.bufferedCapacity + connection.backlog.capacity
         counters.inputBudget.update(from: connection.charged, to: held)
         connection.charged = held
     }
 
     private func updateInterest(_ connection: Connection, _ interest: UInt32) {
         guard interest != connection.interest else { return }
-        _ = csys_epoll_mod(epoll, connection.fd, interest, UInt64(connection.fd))
+        let modified = csys_epoll_mod(epoll, connection.fd, interest, UInt64(connection.fd))
+        if let failure = SystemCallError.failure("epoll_ctl(MOD) for connection \(connection.fd)", modified) {
+            logger.error("loop \(index): \(failure)")
+        }
         connection.interest = interest
     }
 
@@ -513,7 +486,7 @@ final class EventLoop: @unchecked Sendable {
             if now &- connection.lastActivity > idleLimit {
                 counters.connectionsIdleClosed.add(1, ordering: .relaxed)
                 close(connection)
-            } else if !connection.input.isEmpty || connection.discarding, !connection.readPaused,
+            } else if connection.framer.hasUnfinishedLine, !connection.readPaused,
                 connection.backlog.isEmpty, now &- connection.lastLineEnd > lineLimit
             {
                 counters.connectionsLineTimeouts.add(1, ordering: .relaxed)
@@ -527,8 +500,14 @@ final class EventLoop: @unchecked Sendable {
 
     private func close(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.fd) != nil else { return }
-        _ = csys_epoll_del(epoll, connection.fd)
-        Glibc.close(connection.fd)
+        if let failure = SystemCallError.failure(
+            "epoll_ctl(DEL) for connection \(connection.fd)", csys_epoll_del(epoll, connection.fd))
+        {
+            logger.error("loop \(index): \(failure)")
+        }
+        if let failure = SystemCallError.failure("close of connection \(connection.fd)", Glibc.close(connection.fd)) {
+            logger.warning("loop \(index): \(failure)")
+        }
         budgetPaused.remove(connection.fd)
         if finisher == connection.fd { releaseFinisher() }
         counters.inputBudget.update(from: connection.charged, to: 0)

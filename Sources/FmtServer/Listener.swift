@@ -62,8 +62,9 @@ public final class Listener: Sendable {
         self.createdInode = createdInode
     }
 
-    /// The socket systemd passed, if the environment says it is ours.
-    public static func activated(environment: [String: String]) -> Listener? {
+    /// The socket systemd passed, if the environment says it is ours; throws when it cannot be made non-blocking
+    /// and close-on-exec.
+    public static func activated(environment: [String: String]) throws(ListenerError) -> Listener? {
         guard let pid = environment["LISTEN_PID"].flatMap({ Int32($0) }), pid == getpid(),
             let count = environment["LISTEN_FDS"].flatMap({ Int($0) }), count >= 1
         else { return nil }
@@ -72,8 +73,12 @@ public final class Listener: Sendable {
         unsetenv("LISTEN_FDNAMES")
         let fd: Int32 = 3
         guard csys_is_listening_unix_socket(fd) == 1 else { return nil }
-        _ = csys_set_nonblocking(fd, 1)
-        _ = csys_set_cloexec(fd)
+        if let failure = SystemCallError.failure(
+            "setting the activated socket non-blocking", csys_set_nonblocking(fd, 1))
+            ?? SystemCallError.failure("setting the activated socket close-on-exec", csys_set_cloexec(fd))
+        {
+            throw ListenerError(failure)
+        }
         return Listener(fd: fd, path: nil, activated: true, createdInode: nil)
     }
 

@@ -30,14 +30,19 @@ public final class Server: Sendable {
     /// Process-wide setup, first thing in `main`: resets the signal mask a parent may have left blocked, then
     /// blocks the handled signals in this thread and every thread started later; raises the open-files limit to
     /// its hard limit, so `--max-connections` is not capped by a 1024 soft limit; pins malloc's mmap threshold.
-    public static func prepareProcess() {
-        _ = csys_unblock_all_signals()
-        _ = csys_raise_fd_limit()
-        _ = csys_ignore_sigpipe()
-        handledSignals.withUnsafeBufferPointer { _ = csys_block_signals($0.baseAddress, Int32($0.count)) }
+    /// Returns the steps that failed, for the caller to log once it has a logger; the daemon runs on without them.
+    @discardableResult
+    public static func prepareProcess() -> [SystemCallError] {
+        var failures: [SystemCallError?] = []
+        failures.append(.failure("unblocking inherited signals", csys_unblock_all_signals()))
+        failures.append(.failure("raising the open-files limit", csys_raise_fd_limit()))
+        failures.append(.failure("ignoring SIGPIPE", csys_ignore_sigpipe()))
+        let blocked = handledSignals.withUnsafeBufferPointer { csys_block_signals($0.baseAddress, Int32($0.count)) }
+        failures.append(.failure("blocking SIGHUP, SIGTERM, SIGINT and SIGUSR2", blocked))
         // Left dynamic, glibc raises its mmap threshold after the first big buffer is freed, and later
         // multi-megabyte response buffers then stay resident once freed; pinned, they go back to the kernel.
-        _ = csys_pin_mmap_threshold(128 * 1024)
+        failures.append(.failure("pinning malloc's mmap threshold", csys_pin_mmap_threshold(128 * 1024)))
+        return failures.compactMap { $0 }
     }
 
     public init(

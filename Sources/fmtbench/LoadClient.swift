@@ -1,4 +1,5 @@
 import CSystem
+import FmtClient
 import Foundation
 import Glibc
 import Synchronization
@@ -67,8 +68,8 @@ struct WorkerResult {
 }
 
 /// One client connection keeping `depth` requests in flight: a ring of send times (responses arrive in
-/// request order), an input buffer cut into lines, and an output buffer for requests the socket has not
-/// taken yet. Owned by one thread.
+/// request order), FmtClient's line buffer for the responses, and an output buffer for requests the socket has
+/// not taken yet. Owned by one thread.
 final class ClientConnection {
     let fd: Int32
     private let depth: Int
@@ -79,9 +80,7 @@ final class ClientConnection {
     private let sentLines: UnsafeMutablePointer<Int>
     private var head = 0
     private(set) var inFlight = 0
-    private var input: UnsafeMutablePointer<UInt8>
-    private var inputCapacity: Int
-    private var inputCount = 0
+    private var input: LineBuffer
     private let output: UnsafeMutablePointer<UInt8>
     private var outputStart = 0
     private var outputEnd = 0
@@ -97,15 +96,13 @@ final class ClientConnection {
         cursor = startAt % cycle.count
         sendTimes = .allocate(capacity: depth)
         sentLines = .allocate(capacity: depth)
-        inputCapacity = max(64 * 1024, depth * 2048)
-        input = .allocate(capacity: inputCapacity)
+        input = LineBuffer(capacity: max(64 * 1024, depth * 2048))
         output = .allocate(capacity: depth * cycle.longestLine)
     }
 
     deinit {
         sendTimes.deallocate()
         sentLines.deallocate()
-        input.deallocate()
         output.deallocate()
         if fd >= 0 { Glibc.close(fd) }
     }
@@ -164,58 +161,38 @@ final class ClientConnection {
 
     /// One `recv`, then every complete line: its latency, and whether it says `"ok":true`.
     func readOnce(checkOK: Bool, record: Bool, control: LoadControl, result: inout WorkerResult) -> ReadOutcome {
-        if inputCount == inputCapacity {
-            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: inputCapacity * 2)
-            bigger.update(from: input, count: inputCount)
-            input.deallocate()
-            input = bigger
-            inputCapacity *= 2
-        }
-        let received = recv(fd, input + inputCount, inputCapacity - inputCount, 0)
+        let received = input.append { recv(fd, $0.baseAddress, $0.count, 0) }
         if received == 0 { return .closed }
         if received < 0 {
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .wouldBlock }
             return .closed
         }
         let now = csys_monotonic_nsec()
-        let scanFrom = inputCount
-        inputCount += received
-        var lineStart = 0
-        var position = scanFrom
-        while position < inputCount {
-            guard let found = memchr(input + position, 0x0A, inputCount - position) else { break }
-            let newline = UnsafeMutablePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - input
-            if inFlight == 0 {
+        input.forEachLine { line in
+            guard inFlight > 0 else {
                 result.errors += 1
                 if result.firstError == nil { result.firstError = "a response line nobody asked for" }
-            } else {
-                let latency = now &- sendTimes[head]
-                let line = sentLines[head]
-                head += 1
-                if head == depth { head = 0 }
-                inFlight -= 1
-                if record {
-                    result.histogram.record(latency)
-                    result.histogramsByOp[cycle.lineOps[line]].record(latency)
-                    result.completed += 1
-                }
-                if latency >= control.slowThreshold, result.slow.count < 1_000_000 {
-                    result.slow.append((now, latency))
-                }
-                if checkOK && !Self.isSuccess(input + lineStart, newline - lineStart) {
-                    result.errors += 1
-                    if result.firstError == nil {
-                        let shown = UnsafeBufferPointer(start: input + lineStart, count: min(newline - lineStart, 400))
-                        result.firstError = String(decoding: shown, as: UTF8.self)
-                    }
+                return
+            }
+            let latency = now &- sendTimes[head]
+            let sent = sentLines[head]
+            head += 1
+            if head == depth { head = 0 }
+            inFlight -= 1
+            if record {
+                result.histogram.record(latency)
+                result.histogramsByOp[cycle.lineOps[sent]].record(latency)
+                result.completed += 1
+            }
+            if latency >= control.slowThreshold, result.slow.count < 1_000_000 {
+                result.slow.append((now, latency))
+            }
+            if checkOK && !Self.isSuccess(line) {
+                result.errors += 1
+                if result.firstError == nil {
+                    result.firstError = String(decoding: UnsafeBufferPointer(rebasing: line.prefix(400)), as: UTF8.self)
                 }
             }
-            lineStart = newline + 1
-            position = lineStart
-        }
-        if lineStart > 0 {
-            memmove(input, input + lineStart, inputCount - lineStart)
-            inputCount -= lineStart
         }
         return .progress
     }
@@ -224,21 +201,19 @@ final class ClientConnection {
     private static let successMember = Array(#""ok":true"#.utf8)
 
     /// True when the line is a success response: the envelope's fixed prefix, or an `"ok":true` member.
-    private static func isSuccess(_ line: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {
-        if contains(successPrefix, at: 0, of: line, count) { return true }
+    private static func isSuccess(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        if contains(successPrefix, at: 0, of: line) { return true }
         let member = successMember
-        guard count >= member.count else { return false }
-        for start in 0...(count - member.count) where line[start] == member[0] {
-            if contains(member, at: start, of: line, count) { return true }
+        guard line.count >= member.count else { return false }
+        for start in 0...(line.count - member.count) where line[start] == member[0] {
+            if contains(member, at: start, of: line) { return true }
         }
         return false
     }
 
-    private static func contains(
-        _ needle: [UInt8], at start: Int, of line: UnsafeMutablePointer<UInt8>, _ count: Int
-    ) -> Bool {
-        guard start + needle.count <= count else { return false }
-        return needle.withUnsafeBytes { memcmp(line + start, $0.baseAddress!, needle.count) } == 0
+    private static func contains(_ needle: [UInt8], at start: Int, of line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard start + needle.count <= line.count else { return false }
+        return needle.withUnsafeBytes { memcmp(line.baseAddress! + start, $0.baseAddress!, needle.count) } == 0
     }
 
     func lose(into result: inout WorkerResult) {

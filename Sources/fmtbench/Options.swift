@@ -1,45 +1,136 @@
-import Foundation
+import FmtCommandLine
 
 /// What fmtbench was asked to do, parsed from its command line.
 struct Options {
-    static let usage = """
-        Usage: fmtbench --socket PATH [load options]            load fmtd over its socket
-               fmtbench --echo [load options]                   the same load against a built-in line-echo server
-               fmtbench --compare --socket PATH [load options]  echo and fmtd alternately, medians and ratios
-               fmtbench --reload --socket PATH [load options]   SIGHUP the daemon during load
-               fmtbench --idle-connections N --socket PATH      resident memory per idle connection
-               fmtbench --startup PATH-TO-FMTD [-- FMTD-ARGS]   time from spawn to READY=1, resident after start
-               fmtbench --micro                                 in-process cost per op (ns and allocations)
-               fmtbench --worst-lines [--max-line N]            in-process cost of the costliest lines a client can send
+    static var command: CommandSpec<Options> {
+        CommandSpec(
+            name: "fmtbench",
+            usage: [
+                "fmtbench --socket PATH [load options]            load fmtd over its socket",
+                "fmtbench --echo [load options]                   the same load against a built-in line-echo server",
+                "fmtbench --compare --socket PATH [load options]  echo and fmtd alternately, medians and ratios",
+                "fmtbench --reload --socket PATH [load options]   SIGHUP the daemon during load",
+                "fmtbench --idle-connections N --socket PATH      resident memory per idle connection",
+                "fmtbench --startup PATH-TO-FMTD [-- FMTD-ARGS]   time from spawn to READY=1, resident after start",
+                "fmtbench --micro                                 in-process cost per op (ns and allocations)",
+                "fmtbench --worst-lines [--max-line N]            in-process cost of the costliest lines a client can send",
+            ],
+            description: """
+                Instead of --socket PATH, --spawn PATH-TO-FMTD [-- FMTD-ARGS] starts fmtd on a private socket (a fresh
+                daemon per run for --idle-connections) and stops it at the end.
+                """,
+            options: [
+                .text("--socket", "PATH", help: "the daemon's socket", group: modes, \.socketPath),
+                .text(
+                    "--spawn", "PATH-TO-FMTD",
+                    help: "start this fmtd on a private socket (arguments after --) and stop it at the end",
+                    group: modes, \.spawnPath),
+                .flag("--echo", help: "load a built-in line-echo server instead of fmtd", group: modes) {
+                    $0.mode = .echo
+                },
+                .flag("--compare", help: "echo and fmtd alternately, with medians and ratios", group: modes) {
+                    $0.mode = .compare
+                },
+                .flag("--reload", help: "SIGHUP the daemon during load", group: modes) { $0.mode = .reload },
+                .integer(
+                    "--idle-connections", "N", minimum: 1,
+                    help: "open N idle connections: resident memory per connection",
+                    group: modes
+                ) { options, count in
+                    options.mode = .idle
+                    options.idleConnections = count
+                },
+                .text(
+                    "--startup", "PATH-TO-FMTD", help: "time from spawn to READY=1 and resident memory after start",
+                    group: modes
+                ) { options, path in
+                    options.mode = .startup
+                    options.fmtdPath = path
+                },
+                .flag("--micro", help: "in-process cost per op (ns and allocations)", group: modes) {
+                    $0.mode = .micro
+                },
+                .flag("--worst-lines", help: "in-process cost of the costliest lines a client can send", group: modes) {
+                    $0.mode = .worstLines
+                },
+                .integer(
+                    "--connections", "N", minimum: 1, help: "connections", default: "16", group: load, \.connections),
+                .integer(
+                    "--depth", "D", minimum: 1, help: "requests in flight per connection", default: "32", group: load,
+                    \.depth),
+                .seconds(
+                    "--duration", "S", help: "measured seconds per run (fractions allowed)", default: "5", group: load
+                ) { $0.duration = $1 },
+                .seconds("--warmup", "S", help: "unmeasured seconds before each run", default: "0.5", group: load) {
+                    $0.warmup = $1
+                },
+                .list(
+                    "--mix", "LIST",
+                    help:
+                        "ops to cycle through: phone,address,date,sort,ping; ops the daemon does not serve (per `info`) "
+                        + "are skipped with a note",
+                    default: "phone,address,date,sort", group: load
+                ) { options, ops throws(UsageError) in
+                    for op in ops where !knownOps.contains(op) {
+                        throw UsageError("--mix: unknown op \(op); known: \(knownOps.joined(separator: ", "))")
+                    }
+                    options.mix = ops
+                },
+                .integer(
+                    "--threads", "T", minimum: 1,
+                    help: "client threads; a thread with one connection blocks in recv, threads with several use epoll",
+                    default: "min(connections, 2)", group: load
+                ) { $0.threads = $1 },
+                .integer(
+                    "--runs", "K", minimum: 1, help: "repeat each measurement K times and report the median",
+                    default: "1", group: load, \.runs),
+                .integer(
+                    "--pid", "PID", minimum: 1, maximum: Int(Int32.max), help: "the daemon's pid for /proc readings",
+                    default: "SO_PEERCRED of the first connection", group: load
+                ) { $0.pid = Int32($1) },
+                .text(
+                    "--vectors", "DIR", help: "the vector files", default: "data/vectors under the current directory",
+                    group: load, \.vectorsDirectory),
+                .integer(
+                    "--reloads", "K", minimum: 1, help: "with --reload: SIGHUPs per run, evenly spaced", default: "4",
+                    group: load, \.reloads),
+                .text(
+                    "--change-data", "DIR",
+                    help: "with --reload: append a space to every *.json under DIR before each SIGHUP, so every plugin "
+                        + "reading from it loads anew (give fmtd the same DIR: -- --data-dir DIR)",
+                    group: load, \.changeDataDirectory),
+                .integer(
+                    "--iterations", "N", minimum: 1, help: "with --micro: calls per request line and measurement",
+                    default: "2000",
+                    group: load, \.iterations),
+                .text(
+                    "--data-dir", "DIR", help: "with --micro and --worst-lines: the data to load plugins from",
+                    default: "data",
+                    group: load, \.dataDirectory),
+                .integer(
+                    "--max-line", "N", minimum: 256, help: "with --worst-lines: the line length to fill",
+                    default: "65536, fmtd's default", group: load, \.maxLine),
+                .flag(
+                    "--json", help: "print one JSON object with every figure instead of the text report", group: load,
+                    \.json),
+                .flag("--help", aliases: ["-h"], help: "this text", group: load, endsParsing: true) {
+                    $0.wantsHelp = true
+                },
+                .text(
+                    "--serve-echo", "PATH", help: "serve the line echo on PATH (the child --echo spawns)", hidden: true,
+                    \.serveEchoPath),
+            ],
+            epilogue: """
+                Errors are responses with "ok":false to the well-formed requests of the mix, plus requests lost to a
+                closed connection. Daemon CPU per request is the utime+stime delta of /proc/PID/stat over the measured
+                window divided by the requests completed in it; peak RSS is VmHWM from /proc/PID/status.
+                """,
+            passThroughAfterDoubleDash: true)
+    }
 
-        Instead of --socket PATH, --spawn PATH-TO-FMTD [-- FMTD-ARGS] starts fmtd on a private socket (a fresh
-        daemon per run for --idle-connections) and stops it at the end.
-
-        Load options:
-          --connections N   connections (default 16)
-          --depth D         requests in flight per connection (default 32)
-          --duration S      measured seconds per run (default 5; fractions allowed)
-          --warmup S        unmeasured seconds before each run (default 0.5)
-          --mix LIST        ops to cycle through: phone,address,date,sort,ping (default phone,address,date,sort);
-                            ops the daemon does not serve (per `info`) are skipped with a note
-          --threads T       client threads (default: min(connections, 2)); a thread with one connection blocks
-                            in recv, threads with several use epoll
-          --runs K          repeat each measurement K times and report the median (default 1)
-          --pid PID         the daemon's pid for /proc readings (default: SO_PEERCRED of the first connection)
-          --vectors DIR     the vector files (default data/vectors under the current directory)
-          --reloads K       with --reload: SIGHUPs per run, evenly spaced (default 4)
-          --change-data DIR with --reload: append a space to every *.json under DIR before each SIGHUP, so every
-                            plugin reading from it loads anew (give fmtd the same DIR: -- --data-dir DIR)
-          --iterations N    with --micro: calls per request line and measurement (default 2000)
-          --data-dir DIR    with --micro and --worst-lines: the data to load plugins from (default data)
-          --max-line N      with --worst-lines: the line length to fill (default 65536, fmtd's default)
-          --json            print one JSON object with every figure instead of the text report
-          --help            this text
-
-        Errors are responses with "ok":false to the well-formed requests of the mix, plus requests lost to a
-        closed connection. Daemon CPU per request is the utime+stime delta of /proc/PID/stat over the measured
-        window divided by the requests completed in it; peak RSS is VmHWM from /proc/PID/status.
-        """
+    private static let modes = "Modes"
+    private static let load = "Load options"
+    private static let knownOps = ["phone", "address", "date", "sort", "ping"]
 
     enum Mode {
         case load, echo, compare, reload, idle, startup, micro, worstLines
@@ -73,76 +164,16 @@ struct Options {
 
     var clientThreads: Int { max(1, min(threads ?? min(connections, 2), connections)) }
 
-    struct UsageError: Error, CustomStringConvertible {
-        let description: String
-    }
+    var wantsHelp = false
 
     init(arguments: [String]) throws(UsageError) {
-        var remaining = arguments[...]
-        func value(_ flag: String) throws(UsageError) -> String {
-            guard let next = remaining.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
-            return next
-        }
-        func integer(_ flag: String, minimum: Int = 1) throws(UsageError) -> Int {
-            let text = try value(flag)
-            guard let number = Int(text), number >= minimum else {
-                throw UsageError(description: "\(flag) needs a whole number ≥ \(minimum), got \(text)")
-            }
-            return number
-        }
-        func seconds(_ flag: String) throws(UsageError) -> Double {
-            let text = try value(flag)
-            guard let number = Double(text), number >= 0 else {
-                throw UsageError(description: "\(flag) needs a number of seconds, got \(text)")
-            }
-            return number
-        }
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--help", "-h": throw UsageError(description: Self.usage)
-            case "--socket": socketPath = try value(argument)
-            case "--connections": connections = try integer(argument)
-            case "--depth": depth = try integer(argument)
-            case "--duration": duration = try seconds(argument)
-            case "--warmup": warmup = try seconds(argument)
-            case "--mix": mix = try value(argument).split(separator: ",").map(String.init)
-            case "--threads": threads = try integer(argument)
-            case "--runs": runs = try integer(argument)
-            case "--pid": pid = Int32(try integer(argument))
-            case "--vectors": vectorsDirectory = try value(argument)
-            case "--data-dir": dataDirectory = try value(argument)
-            case "--reloads": reloads = try integer(argument)
-            case "--change-data": changeDataDirectory = try value(argument)
-            case "--iterations": iterations = try integer(argument)
-            case "--json": json = true
-            case "--echo": mode = .echo
-            case "--compare": mode = .compare
-            case "--reload": mode = .reload
-            case "--micro": mode = .micro
-            case "--worst-lines": mode = .worstLines
-            case "--max-line": maxLine = try integer(argument, minimum: 256)
-            case "--idle-connections":
-                mode = .idle
-                idleConnections = try integer(argument)
-            case "--startup":
-                mode = .startup
-                fmtdPath = try value(argument)
-            case "--spawn": spawnPath = try value(argument)
-            case "--serve-echo": serveEchoPath = try value(argument)
-            case "--":
-                fmtdArguments = Array(remaining)
-                remaining = []
-            default: throw UsageError(description: "unknown option \(argument)\n\n\(Self.usage)")
-            }
-        }
+        let parsed = try Self.command.parse(arguments, into: &self)
+        if wantsHelp { return }
+        if let extra = parsed.positionals.first { throw UsageError("unexpected argument \(extra)") }
+        fmtdArguments = parsed.passedThrough
         let needsSocket: Set<Mode> = [.load, .compare, .reload, .idle]
         if serveEchoPath == nil, needsSocket.contains(mode), socketPath == nil, spawnPath == nil {
-            throw UsageError(
-                description: "--socket PATH (the daemon's socket) or --spawn PATH-TO-FMTD is required\n\n\(Self.usage)")
-        }
-        let known: Set<String> = ["phone", "address", "date", "sort", "ping"]
-        for op in mix where !known.contains(op) {
-            throw UsageError(description: "--mix: unknown op \(op); known: phone, address, date, sort, ping")
+            throw UsageError("--socket PATH (the daemon's socket) or --spawn PATH-TO-FMTD is required")
         }
     }
 

@@ -1,4 +1,5 @@
 import CSystem
+import FmtClient
 import FmtCore
 import Foundation
 import Glibc
@@ -29,7 +30,7 @@ final class Bench {
             return (spawned!.socketPath, spawned!.pid)
         }
         let socket = options.socketPath!
-        return (socket, try options.pid ?? ControlClient(path: socket).peerPID)
+        return (socket, try options.pid ?? FmtConnection.control(socket).peerPID)
     }
 
     func record(_ key: String, _ value: JSONValue) {
@@ -50,7 +51,7 @@ final class Bench {
     private func cycle(servedBy socket: String?) throws -> (RequestCycle, [String]) {
         var ops = options.mix
         if let socket {
-            let served = Set(try ControlClient(path: socket).servedOps())
+            let served = Set(try FmtConnection.control(socket).servedOps())
             for op in ops where !served.contains(op) {
                 say("note: skipping \(op): the daemon does not serve it (see `info`)")
             }
@@ -162,7 +163,7 @@ final class Bench {
 
     func reload() throws {
         let (socket, knownPID) = try daemon()
-        let control = try ControlClient(path: socket)
+        let control = try FmtConnection.control(socket)
         guard let pid = knownPID ?? control.peerPID else { throw BenchError("no pid for SIGHUP (use --pid)") }
         let (cycle, ops) = try cycle(servedBy: socket)
         var runs: [JSONValue] = []
@@ -249,7 +250,7 @@ final class Bench {
                 spawned = nil
             }
             let (socket, knownPID) = try daemon()
-            let control = try ControlClient(path: socket)
+            let control = try FmtConnection.control(socket)
             guard let pid = knownPID ?? control.peerPID else { throw BenchError("no pid (use --pid)") }
             let probe = ProcessProbe(pid: pid)
             let openBefore = try control.openConnections()
@@ -311,7 +312,7 @@ final class Bench {
         for run in 1...options.runs {
             let child = try ChildProcess.fmtd(executable: executable, arguments: options.fmtdArguments)
             let resident = Double(ProcessProbe(pid: child.pid).residentKiB ?? 0)
-            let ok = (try? ControlClient(path: child.socketPath).request(#"{"op":"ping"}"#)["ok"]) == .bool(true)
+            let ok = (try? FmtConnection.control(child.socketPath).object(["op": "ping"])["ok"]) == .bool(true)
             child.stop()
             say(
                 String(

@@ -1,18 +1,17 @@
 import CSystem
+import FmtCommandLine
 import Foundation
 import Glibc
 
 // fmtbench: load fmtd over its socket side by side with a line-echo ceiling, and time its lifecycle.
 
 let options: Options
-do {
+do throws(UsageError) {
     options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
-    let isHelp = CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h")
-    let output = isHelp ? FileHandle.standardOutput : FileHandle.standardError
-    try? output.write(contentsOf: Data((error.description + "\n").utf8))
-    exit(isHelp ? 0 : 2)
+    CommandLineExit.usage(error, command: "fmtbench", help: Options.command.helpText)
 }
+if options.wantsHelp { CommandLineExit.succeed(printing: Options.command.helpText) }
 signal(SIGPIPE, SIG_IGN)
 // A parent (a test runner) may hand down blocked signals; the echo child must die on SIGTERM.
 _ = csys_unblock_all_signals()

@@ -11,20 +11,13 @@ import Foundation
 
 // fmtd: wire the modules together. Flags → the host (data, plugins, dispatcher) → socket → serve until SIGTERM.
 
-Server.prepareProcess()
+let setupFailures = Server.prepareProcess()
 let environment = ProcessInfo.processInfo.environment
 
-let options: DaemonOptions
-do {
-    options = try DaemonOptions(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment)
-} catch {
-    guard case .exit(let code, let message) = error else { exit(2) }
-    let bytes = Array((message + "\n").utf8)
-    _ = write(code == 0 ? 1 : 2, bytes, bytes.count)
-    exit(code)
-}
+let options = DaemonOptions.fromCommandLine(Array(CommandLine.arguments.dropFirst()), environment: environment)
 let logger = Logger(level: options.logLevel)
 let notifier = Notifier(environment: environment)
+for failure in setupFailures { logger.warning("process setup: \(failure)") }
 
 let counters = ServerCounters(configuration: options.server)
 let source = DataLocation.source(dataDirectory: options.dataDirectory, executablePath: CommandLine.arguments[0])
@@ -48,7 +41,7 @@ if options.checkOnly {
 
 let listener: Listener
 do {
-    if let activated = Listener.activated(environment: environment) {
+    if let activated = try Listener.activated(environment: environment) {
         listener = activated
         logger.info("using the socket passed by systemd (fd 3)")
     } else {

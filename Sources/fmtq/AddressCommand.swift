@@ -1,32 +1,46 @@
+import FmtCommandLine
 import FmtCore
 
 /// `fmtq address`: a country's address format, or an address formatted by its country's convention.
 struct AddressCommand: Subcommand {
     static let name = "address"
     static let summary = "Show a country's address format, or format an address: fmtq address --country BE"
-    static let help = """
-        Usage: fmtq address --country CC [--locale TAG] [--viewer-region CC] [FIELD OPTIONS]
-
-        Without field options, shows the address format of country CC: its fields with their labels in the
-        viewer's language, the line layout, the one-line template, the postal-code pattern and the example
-        address rendered. With field options, formats that address by the convention of country CC.
-
-          --country CC          the address country, ISO 3166-1 alpha-2 in any case (required)
-          --locale TAG          the viewer's language tag, e.g. nl-BE, en-GB, de (default: en)
-          --viewer-region CC    where the viewer is (default: the locale's region); the country line is
-                                added when the address is in another country, or when no region is known
-          --name TEXT           --organization TEXT    --street TEXT      --house-number TEXT
-          --extra TEXT          --postal-code TEXT     --city TEXT        --region TEXT
-
-        Examples:
-          fmtq address --country BE --locale nl
-          fmtq address --country NL --street Herengracht --house-number 573 --postal-code 1017cd \\
-              --city Amsterdam --locale nl-NL
-          fmtq address --country GB --house-number 10 --street "Downing Street" --city London \\
-              --postal-code sw1a2aa --locale de-DE
-          fmtq address --country US --locale en-US --json --street "Hamilton Avenue" --house-number 301 \\
-              --city "Palo Alto" --region CA --postal-code 94303
-        """
+    static var spec: CommandSpec<QueryOptions> {
+        CommandSpec(
+            name: "fmtq address", summary: summary,
+            usage: ["fmtq address --country CC [--locale TAG] [--viewer-region CC] [FIELD OPTIONS]"],
+            description: """
+                Without field options, shows the address format of country CC: its fields with their labels in the
+                viewer's language, the line layout, the one-line template, the postal-code pattern and the example
+                address rendered. With field options, formats that address by the convention of country CC.
+                """,
+            options: [
+                .text(
+                    "--country", "CC", help: "the address country, ISO 3166-1 alpha-2 in any case (required)", \.country
+                ),
+                .locale("the viewer's language tag, e.g. nl-BE, en-GB, de"),
+                .text(
+                    "--viewer-region", "CC",
+                    help: "where the viewer is; the country line is added when the address is in another country, "
+                        + "or when no region is known",
+                    default: "the locale's region", \.viewerRegion),
+            ]
+                + fieldOptions.map { option, field in
+                    .text(option, "TEXT", help: "the address field `\(field)`", group: "Field options") {
+                        $0.fields[field] = $1
+                    }
+                },
+            epilogue: """
+                Examples:
+                  fmtq address --country BE --locale nl
+                  fmtq address --country NL --street Herengracht --house-number 573 --postal-code 1017cd \\
+                      --city Amsterdam --locale nl-NL
+                  fmtq address --country GB --house-number 10 --street "Downing Street" --city London \\
+                      --postal-code sw1a2aa --locale de-DE
+                  fmtq address --country US --locale en-US --json --street "Hamilton Avenue" --house-number 301 \\
+                      --city "Palo Alto" --region CA --postal-code 94303
+                """)
+    }
 
     private static let fieldOptions: [(option: String, field: String)] = [
         ("--name", "name"), ("--organization", "organization"), ("--street", "street"),
@@ -34,15 +48,12 @@ struct AddressCommand: Subcommand {
         ("--city", "city"), ("--region", "region"),
     ]
 
-    static func request(_ arguments: inout Arguments) throws(UsageError) -> JSONObject {
-        guard let country = arguments.option("--country") else {
-            throw UsageError("--country is required, e.g. --country BE")
-        }
-        let locale = arguments.option("--locale")
-        let viewerRegion = arguments.option("--viewer-region")
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
+        try refuseExtra(positionals, after: 0)
+        guard let country = options.country else { throw UsageError("--country is required, e.g. --country BE") }
         var address = JSONObject()
-        for (option, field) in fieldOptions {
-            if let value = arguments.option(option) { address.append(field, .string(value)) }
+        for (_, field) in fieldOptions {
+            if let value = options.fields[field] { address.append(field, .string(value)) }
         }
         var request: JSONObject
         if address.count == 0 {
@@ -51,8 +62,8 @@ struct AddressCommand: Subcommand {
             address.append("country", .string(country))
             request = ["op": "address", "address": .object(address)]
         }
-        if let locale { request.append("locale", .string(locale)) }
-        if let viewerRegion { request.append("viewerRegion", .string(viewerRegion)) }
+        if let locale = options.locale { request.append("locale", .string(locale)) }
+        if let viewerRegion = options.viewerRegion { request.append("viewerRegion", .string(viewerRegion)) }
         return request
     }
 

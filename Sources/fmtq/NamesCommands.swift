@@ -1,12 +1,15 @@
+import FmtCommandLine
 import FmtCore
 
 /// `{"op":…,"locale":…,"names":[…]}` from `NAME... [--locale TAG]`, shared by `sort` and `sortkey`.
-private func namesRequest(op: String, command: String, _ arguments: inout Arguments) throws(UsageError) -> JSONObject {
-    let locale = arguments.option("--locale")
-    let names = arguments.remaining()
+private func namesRequest(
+    op: String, command: String, _ options: QueryOptions, _ names: [String]
+) throws(UsageError)
+    -> JSONObject
+{
     guard !names.isEmpty else { throw UsageError("fmtq \(command) needs at least one name") }
     var request: JSONObject = ["op": .string(op)]
-    if let locale { request.append("locale", .string(locale)) }
+    if let locale = options.locale { request.append("locale", .string(locale)) }
     request.append("names", JSONValue(names))
     return request
 }
@@ -15,24 +18,29 @@ private func namesRequest(op: String, command: String, _ arguments: inout Argume
 struct SortCommand: Subcommand {
     static let name = "sort"
     static let summary = "Sort names for a locale: fmtq sort --locale sv Åsa Zoe Ölaf"
-    static let help = """
-        Usage: fmtq sort NAME... [--locale TAG]
+    static var spec: CommandSpec<QueryOptions> {
+        CommandSpec(
+            name: "fmtq sort", summary: summary, usage: ["fmtq sort NAME... [--locale TAG]"],
+            description: """
+                Sorts names with the ICU collator of the locale itself (not the interface language it resolves
+                to), so a Swedish viewer gets Å after Z. Names are compared and printed exactly as given.
+                """,
+            arguments: [CommandArgument("NAME", help: "one or more names (quote names with spaces: \"de Vries\")")],
+            options: [
+                .locale(
+                    "the viewer's language tag, with collation keywords if any: sv-SE, nl, de-u-co-phonebk "
+                        + "(German phonebook order)")
+            ],
+            epilogue: """
+                Examples:
+                  fmtq sort --locale sv Åsa Zoe Ölaf                      Zoe, Åsa, Ölaf (one per line)
+                  fmtq sort --locale de-u-co-phonebk Müller Muff Mueller  Mueller, Müller, Muff
+                  fmtq sort --locale nl "van Dijk" "de Vries" --json      the raw response line
+                """)
+    }
 
-        Sorts names with the ICU collator of the locale itself (not the interface language it resolves
-        to), so a Swedish viewer gets Å after Z. Names are compared and printed exactly as given.
-
-          NAME             one or more names (quote names with spaces: "de Vries")
-          --locale TAG     the viewer's language tag, with collation keywords if any: sv-SE, nl,
-                           de-u-co-phonebk (German phonebook order) (default: en)
-
-        Examples:
-          fmtq sort --locale sv Åsa Zoe Ölaf                      Zoe, Åsa, Ölaf (one per line)
-          fmtq sort --locale de-u-co-phonebk Müller Muff Mueller  Mueller, Müller, Muff
-          fmtq sort --locale nl "van Dijk" "de Vries" --json      the raw response line
-        """
-
-    static func request(_ arguments: inout Arguments) throws(UsageError) -> JSONObject {
-        try namesRequest(op: "sort", command: name, &arguments)
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
+        try namesRequest(op: "sort", command: name, options, positionals)
     }
 
     static func render(_ response: JSONObject) -> String {
@@ -44,23 +52,25 @@ struct SortCommand: Subcommand {
 struct SortKeyCommand: Subcommand {
     static let name = "sortkey"
     static let summary = "Print ICU sort keys of names: fmtq sortkey --locale nl \"de Vries\""
-    static let help = """
-        Usage: fmtq sortkey NAME... [--locale TAG]
+    static var spec: CommandSpec<QueryOptions> {
+        CommandSpec(
+            name: "fmtq sortkey", summary: summary, usage: ["fmtq sortkey NAME... [--locale TAG]"],
+            description: """
+                Prints the hex ICU sort key of each name, one per line in the order given, then the collation
+                version. Ordering stored keys by plain byte (or string) comparison gives the collator's order; keys
+                are valid for one collation version only, so rebuild stored keys when `fmtq info` shows a new one.
+                """,
+            arguments: [CommandArgument("NAME", help: "one or more names")],
+            options: [.locale("the language tag whose collation the keys follow")],
+            epilogue: """
+                Examples:
+                  fmtq sortkey --locale nl "de Vries"
+                  fmtq sortkey --locale sv Åsa Zoe --json
+                """)
+    }
 
-        Prints the hex ICU sort key of each name, one per line in the order given, then the collation
-        version. Ordering stored keys by plain byte (or string) comparison gives the collator's order; keys
-        are valid for one collation version only, so rebuild stored keys when `fmtq info` shows a new one.
-
-          NAME             one or more names
-          --locale TAG     the language tag whose collation the keys follow (default: en)
-
-        Examples:
-          fmtq sortkey --locale nl "de Vries"
-          fmtq sortkey --locale sv Åsa Zoe --json
-        """
-
-    static func request(_ arguments: inout Arguments) throws(UsageError) -> JSONObject {
-        try namesRequest(op: "sortKey", command: name, &arguments)
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
+        try namesRequest(op: "sortKey", command: name, options, positionals)
     }
 
     static func render(_ response: JSONObject) -> String {
@@ -73,23 +83,27 @@ struct SortKeyCommand: Subcommand {
 struct LanguageCommand: Subcommand {
     static let name = "language"
     static let summary = "Show how a tag resolves: fmtq language nl-BE (no tag: list languages)"
-    static let help = """
-        Usage: fmtq language [TAG]
+    static var spec: CommandSpec<QueryOptions> {
+        CommandSpec(
+            name: "fmtq language", summary: summary, usage: ["fmtq language [TAG]"],
+            description: """
+                Shows the interface language fmtd uses for a viewer's tag: the exact language, its base language
+                (nl for nl-BE), or English by default, with the region kept for regional conventions. Without a
+                tag, lists the supported languages with their names in each of them.
+                """,
+            arguments: [CommandArgument("TAG", help: "a BCP 47 language tag, e.g. nl-BE, de-AT, fr-FR")],
+            options: [],
+            epilogue: """
+                Examples:
+                  fmtq language nl-BE        nl (base match), locale nl-BE
+                  fmtq language              en English, nl Nederlands, de Deutsch with their names
+                """)
+    }
 
-        Shows the interface language fmtd uses for a viewer's tag: the exact language, its base language
-        (nl for nl-BE), or English by default, with the region kept for regional conventions. Without a
-        tag, lists the supported languages with their names in each of them.
-
-          TAG              a BCP 47 language tag, e.g. nl-BE, de-AT, fr-FR
-
-        Examples:
-          fmtq language nl-BE        nl (base match), locale nl-BE
-          fmtq language              en English, nl Nederlands, de Deutsch with their names
-        """
-
-    static func request(_ arguments: inout Arguments) throws(UsageError) -> JSONObject {
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
+        try refuseExtra(positionals, after: 1)
         var request: JSONObject = ["op": "language"]
-        if let tag = arguments.positional() { request.append("tag", .string(tag)) }
+        if let tag = positionals.first { request.append("tag", .string(tag)) }
         return request
     }
 
@@ -112,26 +126,28 @@ struct LanguageCommand: Subcommand {
 struct PluralCommand: Subcommand {
     static let name = "plural"
     static let summary = "Show the plural category of a count: fmtq plural 5 --locale pl"
-    static let help = """
-        Usage: fmtq plural COUNT [--locale TAG]
+    static var spec: CommandSpec<QueryOptions> {
+        CommandSpec(
+            name: "fmtq plural", summary: summary, usage: ["fmtq plural COUNT [--locale TAG]"],
+            description: """
+                Prints the CLDR plural category (zero, one, two, few, many, other) of a count in the language of
+                the tag itself. A count written with a decimal point keeps its visible fraction digits, which
+                matter: 1 is "one" in English, 1.0 is "other".
+                """,
+            arguments: [CommandArgument("COUNT", help: "an integer or a decimal such as 1.0 or -2.50")],
+            options: [.locale("the language whose rules apply")],
+            epilogue: """
+                Examples:
+                  fmtq plural 5 --locale pl       many
+                  fmtq plural 1.0 --locale en     other
+                """)
+    }
 
-        Prints the CLDR plural category (zero, one, two, few, many, other) of a count in the language of
-        the tag itself. A count written with a decimal point keeps its visible fraction digits, which
-        matter: 1 is "one" in English, 1.0 is "other".
-
-          COUNT            an integer or a decimal such as 1.0 or -2.50
-          --locale TAG     the language whose rules apply (default: en)
-
-        Examples:
-          fmtq plural 5 --locale pl       many
-          fmtq plural 1.0 --locale en     other
-        """
-
-    static func request(_ arguments: inout Arguments) throws(UsageError) -> JSONObject {
-        let locale = arguments.option("--locale")
-        guard let count = arguments.positional() else { throw UsageError("fmtq plural needs a count") }
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
+        guard let count = positionals.first else { throw UsageError("fmtq plural needs a count") }
+        try refuseExtra(positionals, after: 1)
         var request: JSONObject = ["op": "plural"]
-        if let locale { request.append("locale", .string(locale)) }
+        if let locale = options.locale { request.append("locale", .string(locale)) }
         // An integer goes as a JSON number; anything else as a string, so "1.0" keeps its fraction digit.
         request.append("count", Int(count).map { JSONValue($0) } ?? .string(count))
         return request
@@ -147,28 +163,32 @@ struct MessageCommand: Subcommand {
     static let name = "message"
     static let summary =
         "Render a catalogue message: fmtq message contacts.details_updated --locale nl count=2 name=Anna"
-    static let help = """
-        Usage: fmtq message KEY [NAME=VALUE...] [--locale TAG]
+    static var spec: CommandSpec<QueryOptions> {
+        CommandSpec(
+            name: "fmtq message", summary: summary, usage: ["fmtq message KEY [NAME=VALUE...] [--locale TAG]"],
+            description: """
+                Renders a message from fmtd's catalogues (data/messages and /etc/fmtd/messages.d) in the viewer's
+                language, with its plural and select forms, falling back to English when that language lacks it.
+                """,
+            arguments: [
+                CommandArgument("KEY", help: "the message key, screen.element.variant (contacts.details_updated)"),
+                CommandArgument(
+                    "NAME=VALUE", help: "an argument; a value written as a number (2, 1.5) is sent as a number"),
+            ],
+            options: [.locale("the viewer's language tag")],
+            epilogue: """
+                Examples:
+                  fmtq message contacts.details_updated --locale nl count=2 name=Anna
+                      Anna heeft 2 gegevens bijgewerkt
+                  fmtq message sync.status.failed --locale de service=google
+                      Synchronisierung mit Google fehlgeschlagen
+                """)
+    }
 
-        Renders a message from fmtd's catalogues (data/messages and /etc/fmtd/messages.d) in the viewer's
-        language, with its plural and select forms, falling back to English when that language lacks it.
-
-          KEY              the message key, screen.element.variant (contacts.details_updated)
-          NAME=VALUE       an argument; a value written as a number (2, 1.5) is sent as a number
-          --locale TAG     the viewer's language tag (default: en)
-
-        Examples:
-          fmtq message contacts.details_updated --locale nl count=2 name=Anna
-              Anna heeft 2 gegevens bijgewerkt
-          fmtq message sync.status.failed --locale de service=google
-              Synchronisierung mit Google fehlgeschlagen
-        """
-
-    static func request(_ arguments: inout Arguments) throws(UsageError) -> JSONObject {
-        let locale = arguments.option("--locale")
-        guard let key = arguments.positional() else { throw UsageError("fmtq message needs a message key") }
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
+        guard let key = positionals.first else { throw UsageError("fmtq message needs a message key") }
         var args = JSONObject()
-        for argument in arguments.remaining() {
+        for argument in positionals.dropFirst() {
             guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
                 throw UsageError("arguments are NAME=VALUE, got \"\(argument)\"")
             }
@@ -177,7 +197,7 @@ struct MessageCommand: Subcommand {
                 String(argument[..<equals]), isNumber(value) ? .number(JSONNumber(literal: value)) : .string(value))
         }
         var request: JSONObject = ["op": "message", "key": .string(key)]
-        if let locale { request.append("locale", .string(locale)) }
+        if let locale = options.locale { request.append("locale", .string(locale)) }
         request.append("args", .object(args))
         return request
     }

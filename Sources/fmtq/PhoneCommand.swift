@@ -1,42 +1,55 @@
+import FmtCommandLine
 import FmtCore
 
 /// `fmtq phone`: one phone number as the viewer's region should see it, then every other form.
 struct PhoneCommand: Subcommand {
     static let name = "phone"
     static let summary = "Format a phone number: fmtq phone '+32 2 555 12 34' --viewer-region NL"
-    static let help = """
-        Usage: fmtq phone NUMBER --viewer-region REGION [--default-region REGION]
+    static var spec: CommandSpec<QueryOptions> {
+        CommandSpec(
+            name: "fmtq phone", summary: summary,
+            usage: ["fmtq phone NUMBER --viewer-region REGION [--default-region REGION]"],
+            description: """
+                Parses, validates and formats a phone number with libphonenumber's rules and the daemon's numbering-plan
+                metadata. The first line is the display form: national when the number belongs to the viewer's region,
+                international otherwise. Then validity, type, region and the E.164, national, international and
+                RFC 3966 forms (and the extension, when there is one).
+                """,
+            arguments: [
+                CommandArgument(
+                    "NUMBER",
+                    help: "the number as written: +32 2 555 12 34, 06 12345678, 1-800-FLOWERS, "
+                        + "tel:+1-650-253-0000;ext=123 (several words are joined with spaces)")
+            ],
+            options: [
+                .text(
+                    "--viewer-region", "REGION", help: "the viewer's ISO 3166-1 region, e.g. NL (required)",
+                    \.viewerRegion),
+                .text(
+                    "--default-region", "REGION",
+                    help: "the region of a number written without a country code, e.g. NL for 06 12345678",
+                    \.defaultRegion),
+            ],
+            epilogue: """
+                Examples:
+                  fmtq phone '+32 2 555 12 34' --viewer-region NL                   +32 2 555 12 34
+                  fmtq phone '+32 2 555 12 34' --viewer-region BE                   02 555 12 34
+                  fmtq phone '06 12345678' --default-region NL --viewer-region NL   06 12345678
+                  fmtq phone '+31 6 12345678' --viewer-region NL --json             the raw response line
 
-        Parses, validates and formats a phone number with libphonenumber's rules and the daemon's numbering-plan
-        metadata. The first line is the display form: national when the number belongs to the viewer's region,
-        international otherwise. Then validity, type, region and the E.164, national, international and
-        RFC 3966 forms (and the extension, when there is one).
+                A number that cannot be parsed is an error (exit status 1) with libphonenumber's reason, e.g.
+                INVALID_COUNTRY_CODE for a national number without --default-region.
+                """)
+    }
 
-          NUMBER                   the number as written: +32 2 555 12 34, 06 12345678, 1-800-FLOWERS,
-                                   tel:+1-650-253-0000;ext=123 (several words are joined with spaces)
-          --viewer-region REGION   the viewer's ISO 3166-1 region, e.g. NL (required)
-          --default-region REGION  the region of a number written without a country code, e.g. NL for 06 12345678
-
-        Examples:
-          fmtq phone '+32 2 555 12 34' --viewer-region NL                   +32 2 555 12 34
-          fmtq phone '+32 2 555 12 34' --viewer-region BE                   02 555 12 34
-          fmtq phone '06 12345678' --default-region NL --viewer-region NL   06 12345678
-          fmtq phone '+31 6 12345678' --viewer-region NL --json             the raw response line
-
-        A number that cannot be parsed is an error (exit status 1) with libphonenumber's reason, e.g.
-        INVALID_COUNTRY_CODE for a national number without --default-region.
-        """
-
-    static func request(_ arguments: inout Arguments) throws(UsageError) -> JSONObject {
-        let viewerRegion = arguments.option("--viewer-region")
-        let defaultRegion = arguments.option("--default-region")
-        let number = arguments.remaining().joined(separator: " ")
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
+        let number = positionals.joined(separator: " ")
         guard !number.isEmpty else { throw UsageError("the number is missing, e.g. '+32 2 555 12 34'") }
-        guard let viewerRegion else {
+        guard let viewerRegion = options.viewerRegion else {
             throw UsageError("--viewer-region is required: the region of the person reading, e.g. NL")
         }
         var request: JSONObject = ["op": "phone", "number": .string(number)]
-        if let defaultRegion { request.append("defaultRegion", .string(defaultRegion)) }
+        if let defaultRegion = options.defaultRegion { request.append("defaultRegion", .string(defaultRegion)) }
         request.append("viewerRegion", .string(viewerRegion))
         return request
     }

@@ -1,17 +1,52 @@
+import FmtCommandLine
 import FmtCore
 
-/// One `fmtq` subcommand: how it turns arguments into a request and a successful response into text.
-/// Plugin commands live in their own files; `main.swift` lists them.
+/// What the options of every subcommand set; each subcommand's table declares the ones it takes.
+struct QueryOptions {
+    var locale: String?
+    var viewerRegion: String?
+    var defaultRegion: String?
+    var country: String?
+    var style: String?
+    var yearShared = false
+    /// Address fields by wire name (`houseNumber`), from `--house-number` and its siblings.
+    var fields: [String: String] = [:]
+    var pid: Int32?
+    var timeout = 30.0
+}
+
+extension CommandOption<QueryOptions> {
+    /// `--locale TAG`, described for the command at hand.
+    static func locale(_ help: String) -> CommandOption {
+        .text("--locale", "TAG", help: help, default: "en", \.locale)
+    }
+}
+
+/// One `fmtq` subcommand: its command line, how it turns that into a request, and how a successful response
+/// reads as text. Plugin commands live in their own files; `main.swift` lists them.
 protocol Subcommand {
     static var name: String { get }
     /// One line for `fmtq --help`.
     static var summary: String { get }
-    /// The full `fmtq <name> --help` text: usage and every option.
-    static var help: String { get }
-    /// Builds the request object, including `op`.
-    static func request(_ arguments: inout Arguments) throws(UsageError) -> JSONObject
+    /// Usage, arguments and options: parsing and `fmtq <name> --help` come from it.
+    static var spec: CommandSpec<QueryOptions> { get }
+    /// Builds the request object, including `op`, from the parsed options and the positional arguments.
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject
     /// Human-readable text for a successful response (without `id` and `ok`).
     static func render(_ response: JSONObject) -> String
+}
+
+extension Subcommand {
+    /// The command line of a command with neither arguments nor options.
+    static func bare(_ description: String) -> CommandSpec<QueryOptions> {
+        CommandSpec(
+            name: "fmtq \(name)", summary: summary, usage: ["fmtq \(name)"], description: description, options: [])
+    }
+
+    /// Refuses positional arguments beyond the first `count`.
+    static func refuseExtra(_ positionals: [String], after count: Int) throws(UsageError) {
+        if positionals.count > count { throw UsageError("unexpected argument \(positionals[count])") }
+    }
 }
 
 extension JSONObject {
@@ -28,16 +63,22 @@ extension JSONObject {
 struct PingCommand: Subcommand {
     static let name = "ping"
     static let summary = "Check that the daemon answers"
-    static let help = "Usage: fmtq ping\n\nPrints the daemon's version when it answers."
-    static func request(_ arguments: inout Arguments) throws(UsageError) -> JSONObject { ["op": "ping"] }
+    static var spec: CommandSpec<QueryOptions> { bare("Prints the daemon's version when it answers.") }
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
+        try refuseExtra(positionals, after: 0)
+        return ["op": "ping"]
+    }
     static func render(_ response: JSONObject) -> String { "fmtd \(response.text("version")) is answering" }
 }
 
 struct InfoCommand: Subcommand {
     static let name = "info"
     static let summary = "Show plugins, ops, data versions, languages and ICU versions"
-    static let help = "Usage: fmtq info\n\nShows what the daemon serves and which data it loaded."
-    static func request(_ arguments: inout Arguments) throws(UsageError) -> JSONObject { ["op": "info"] }
+    static var spec: CommandSpec<QueryOptions> { bare("Shows what the daemon serves and which data it loaded.") }
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
+        try refuseExtra(positionals, after: 0)
+        return ["op": "info"]
+    }
 
     static func render(_ response: JSONObject) -> String {
         var lines = ["fmtd \(response.text("version")), protocol \(response.text("protocol"))"]
@@ -63,8 +104,11 @@ struct InfoCommand: Subcommand {
 struct StatsCommand: Subcommand {
     static let name = "stats"
     static let summary = "Show uptime, connections, requests and errors per op, reloads, latency"
-    static let help = "Usage: fmtq stats\n\nShows the daemon's counters since it started."
-    static func request(_ arguments: inout Arguments) throws(UsageError) -> JSONObject { ["op": "stats"] }
+    static var spec: CommandSpec<QueryOptions> { bare("Shows the daemon's counters since it started.") }
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
+        try refuseExtra(positionals, after: 0)
+        return ["op": "stats"]
+    }
 
     static func render(_ response: JSONObject) -> String {
         var lines = ["uptime: \(response.text("uptimeSeconds")) s"]

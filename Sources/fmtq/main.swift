@@ -1,3 +1,5 @@
+import FmtClient
+import FmtCommandLine
 import FmtCore
 import Foundation
 
@@ -5,24 +7,46 @@ import Foundation
 
 let commands: [any Subcommand.Type] = [
     PingCommand.self, InfoCommand.self, StatsCommand.self, AddressCommand.self, DateCommand.self, PhoneCommand.self,
-    SortCommand.self,
-    SortKeyCommand.self, LanguageCommand.self, PluralCommand.self, MessageCommand.self,
+    SortCommand.self, SortKeyCommand.self, LanguageCommand.self, PluralCommand.self, MessageCommand.self,
 ]
+
+/// The options every command takes, wherever they appear on the command line.
+struct GlobalOptions {
+    var socketPath: String?
+    var json = false
+    var help = false
+}
+
+let global = CommandSpec<GlobalOptions>(
+    name: "fmtq", usage: ["fmtq [--socket PATH] [--json] <command> [options]"],
+    options: [
+        .text(
+            "--socket", "PATH", help: "the daemon's socket", default: FmtConnection.defaultSocketPath,
+            environment: "FMTD_SOCKET", group: "Options for every command", \.socketPath),
+        .flag(
+            "--json", help: "print the raw response line instead of text", group: "Options for every command", \.json),
+        .flag(
+            "--help", aliases: ["-h"], help: "help for a command (fmtq <command> --help)",
+            group: "Options for every command", \.help),
+    ])
+
+let rawSpec = CommandSpec<QueryOptions>(
+    name: "fmtq raw", summary: "Send request lines as given (argument or stdin) and print the response lines",
+    usage: ["fmtq raw ['<json>' ...]"],
+    description: "Sends each argument (or each stdin line) as a request line and prints each response line.",
+    arguments: [CommandArgument("JSON", help: "a request line; without any, the lines of standard input")],
+    options: [])
 
 let usage = """
     Usage: fmtq [--socket PATH] [--json] <command> [options]
 
-    Asks the fmtd daemon over its Unix socket (default /run/fmtd/fmtd.sock, or FMTD_SOCKET).
+    Asks the fmtd daemon over its Unix socket (default \(FmtConnection.defaultSocketPath), or FMTD_SOCKET).
 
     Commands:
-    \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
-      raw       Send request lines as given (argument or stdin) and print the response lines
-      reload    Reload the daemon's data and wait: exit 0 when it loaded, 1 when it was refused
+    \((commands.map { ($0.name, $0.summary) } + [("raw", rawSpec.summary), (ReloadCommand.name, ReloadCommand.summary)])
+        .map { "  " + $0.0.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
 
-    Options for every command:
-      --socket PATH   the daemon's socket
-      --json          print the raw response line instead of text
-      --help          help for a command (fmtq <command> --help)
+    \(global.helpText.components(separatedBy: "\n\n").dropFirst().joined(separator: "\n\n"))
 
     Exit status: 0 ok, 1 the daemon answered with an error, 2 usage error, 3 daemon unreachable.
     """
@@ -32,23 +56,29 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-var arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
-let socketPath =
-    arguments.option("--socket") ?? ProcessInfo.processInfo.environment["FMTD_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-    ?? "/run/fmtd/fmtd.sock"
-let jsonOutput = arguments.flag("--json")
-let wantsHelp = arguments.flag("--help") || arguments.flag("-h")
-guard let name = arguments.positional() else {
-    if wantsHelp {
-        print(usage)
-        exit(0)
-    }
+var globalOptions = GlobalOptions()
+var rest: [String]
+do throws(UsageError) {
+    rest = try global.parse(
+        Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
+        into: &globalOptions, keepingUnknownOptions: true
+    ).positionals
+} catch {
+    CommandLineExit.usage(error, command: "fmtq", help: usage)
+}
+let socketPath = FmtConnection.socketPath(globalOptions.socketPath)
+
+guard let nameIndex = rest.firstIndex(where: { !$0.hasPrefix("--") || $0 == "--" }) else {
+    if globalOptions.help { CommandLineExit.succeed(printing: usage) }
     fail(usage, status: 2)
 }
+if rest[nameIndex] == "--" { rest.remove(at: nameIndex) }
+guard nameIndex < rest.count else { fail(usage, status: 2) }
+let name = rest.remove(at: nameIndex)
 
-func connect() -> DaemonClient {
+func connect() -> FmtConnection {
     do {
-        return try DaemonClient(path: socketPath)
+        return try FmtConnection(path: socketPath, timeout: nil)
     } catch {
         guard case .unreachable(let path, let reason, let code) = error else {
             fail("fmtq: connection failed", status: 3)
@@ -64,89 +94,75 @@ func connect() -> DaemonClient {
     }
 }
 
-if name == "raw" {
-    if wantsHelp {
-        print(
-            "Usage: fmtq raw ['<json>' ...]\n\nSends each argument (or each stdin line) as a request line and prints each response line."
-        )
-        exit(0)
+/// The command's own options and positional arguments; `--help` and usage mistakes end the process here.
+@MainActor func parse(_ spec: CommandSpec<QueryOptions>) -> (QueryOptions, [String]) {
+    if globalOptions.help { CommandLineExit.succeed(printing: spec.helpText) }
+    var options = QueryOptions()
+    do throws(UsageError) {
+        let positionals = try spec.parse(rest, into: &options).positionals
+        return (options, positionals)
+    } catch {
+        CommandLineExit.usage(error, command: spec.name, help: spec.helpText)
     }
-    var lines = arguments.remaining()
+}
+
+if name == "raw" {
+    var (_, lines) = parse(rawSpec)
     if lines.isEmpty {
         while let line = readLine(strippingNewline: true) { lines.append(line) }
     }
-    var client = connect()
-    var status: Int32 = 0
     let requests = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    let connection = connect()
+    let responses: [[UInt8]]
     do {
-        for line in requests { try client.send(Array((line + "\n").utf8)) }
-        client.shutdownWrite()
-        for _ in requests {
-            let response = try client.readLine()
-            print(String(decoding: response, as: UTF8.self))
-            if case .object(let object)? = try? JSONReader.parse(response), object["ok"] != .bool(true) { status = 1 }
-        }
+        responses = try connection.pipeline(lines: requests.map { Array($0.utf8) })
     } catch {
         fail("fmtq: the daemon closed the connection before answering", status: 3)
+    }
+    var status: Int32 = 0
+    for response in responses {
+        print(String(decoding: response, as: UTF8.self))
+        if let object = try? FmtConnection.decode(response), object["ok"] != .bool(true) { status = 1 }
     }
     exit(status)
 }
 
 if name == ReloadCommand.name {
-    if wantsHelp {
-        print(ReloadCommand.help)
-        exit(0)
-    }
-    ReloadCommand.run(&arguments, connect: connect)
+    let (options, positionals) = parse(ReloadCommand.spec)
+    ReloadCommand.run(options, positionals, connect: connect)
 }
 
 guard let command = commands.first(where: { $0.name == name }) else {
     fail("fmtq: unknown command \(name)\n\n\(usage)", status: 2)
 }
-if wantsHelp {
-    print(command.help)
-    exit(0)
-}
-
+let (options, positionals) = parse(command.spec)
 let request: JSONObject
 do {
-    request = try command.request(&arguments)
+    request = try command.request(options, positionals)
 } catch {
-    fail("fmtq \(name): \(error.message)\n\n\(command.help)", status: 2)
-}
-if let problem = arguments.problems.first {
-    fail("fmtq \(name): \(problem)\n\n\(command.help)", status: 2)
-}
-if let extra = arguments.leftovers.first {
-    fail("fmtq \(name): unexpected argument \(extra)\n\n\(command.help)", status: 2)
+    CommandLineExit.usage(error, command: command.spec.name, help: command.spec.helpText)
 }
 
-var client = connect()
+let connection = connect()
 let responseLine: [UInt8]
 do {
     // A daemon that refuses us (forbidden, overloaded) writes one line and closes, maybe before our send: read it.
-    try? client.send(JSONWriter.encode(.object(request)) + [0x0A])
-    responseLine = try client.readLine()
+    try? connection.send(request: request)
+    responseLine = try connection.readLineBytes()
 } catch {
     fail("fmtq: the daemon closed the connection before answering", status: 3)
 }
-client.close()
 
-guard case .object(let response)? = try? JSONReader.parse(responseLine) else {
+guard let response = try? FmtConnection.decode(responseLine) else {
     fail(
         "fmtq: the daemon sent something that is not a JSON object: \(String(decoding: responseLine, as: UTF8.self))",
         status: 1)
 }
-if jsonOutput {
+if globalOptions.json {
     print(String(decoding: responseLine, as: UTF8.self))
     exit(response["ok"] == .bool(true) ? 0 : 1)
 }
-guard response["ok"] == .bool(true) else {
-    let error = response["error"]?.objectValue ?? [:]
-    var message = "fmtq \(name): \(error.text("code")): \(error.text("message"))"
-    if case .string(let field)? = error["field"] { message += " (field \(field))" }
-    fail(message, status: 1)
-}
+if let error = FmtResponseError(response: response) { fail("fmtq \(name): \(error)", status: 1) }
 var body = response
 body["id"] = nil
 body["ok"] = nil

@@ -1,4 +1,5 @@
 import CSystem
+import FmtClient
 import FmtCore
 import Foundation
 import Glibc
@@ -118,7 +119,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/run/fmtd/fmtd.sock"
         let daemon = try Daemon.start(socketPath: path)
-        #expect(try LineClient(path: path).requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
+        #expect(try FmtConnection(path: path).requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
         let mode = try FileManager.default.attributesOfItem(atPath: root + "/run/fmtd")[.posixPermissions] as? Int
         #expect(mode == 0o755)
         #expect(daemon.stop() == 0)
@@ -166,7 +167,7 @@ import Testing
         #expect(attempts.allSatisfy { $0.status == 1 || $0.status == 3 })
         let refused = try #require(attempts.last)
         #expect(refused.status == 1)
-        let line = try LineClient.object(refused.stdout.trimmingCharacters(in: .newlines))
+        let line = try FmtConnection.decode(refused.stdout.trimmingCharacters(in: .newlines))
         #expect(line["error"]?.objectValue?["code"] == .string("forbidden"))
         for attempt in attempts {
             #expect(refusing.log.contains("refused connection from pid \(attempt.pid) uid 65534 gid 65534"))
@@ -252,7 +253,7 @@ final class LoadGenerator: Sendable {
             Thread.detachNewThread { [self] in
                 defer { finished.leave() }
                 do {
-                    let client = try LineClient(path: socketPath, timeoutSeconds: 5)
+                    let client = try FmtConnection(path: socketPath, timeout: .seconds(5))
                     var turn = index
                     while !stopping.load(ordering: .relaxed) {
                         let line = try client.request(requests[turn % requests.count])

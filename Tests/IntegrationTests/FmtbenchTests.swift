@@ -5,10 +5,8 @@ import Testing
 /// fmtbench drives the real daemon briefly; these pin that its load is all well-formed requests that fmtd
 /// answers with `"ok":true`, including across a reload. Figures are printed by fmtbench, never asserted here.
 @Suite struct FmtbenchTests {
-    static var fmtbench: String { Paths.productsDirectory + "/fmtbench" }
-
     private func summary(_ arguments: [String]) throws -> JSONObject {
-        let result = try run(Self.fmtbench, arguments + ["--vectors", Paths.dataDirectory + "/vectors", "--json"])
+        let result = try run(Paths.fmtbench, arguments + ["--vectors", Paths.dataDirectory + "/vectors", "--json"])
         #expect(result.status == 0, "fmtbench failed: \(result.stderr)")
         let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         guard case .object(let summary) = try JSONReader.parse(line) else {

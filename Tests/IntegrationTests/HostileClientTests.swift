@@ -1,4 +1,5 @@
 import CSystem
+import FmtClient
 import FmtCore
 import Foundation
 import Glibc
@@ -21,7 +22,7 @@ import Testing
             let client = try probe.daemon.connect()
             try client.send(bytes)
             for _ in 0..<expected {
-                let response = try LineClient.object(try client.readLine())
+                let response = try FmtConnection.decode(try client.readLine())
                 #expect(response["ok"] == .bool(false))
                 let code = response["error"]?.objectValue?["code"]?.stringValue
                 #expect(code == "bad_json" || code == "bad_request", "\(response)")
@@ -52,7 +53,7 @@ import Testing
             let client = try probe.daemon.connect()
             for line in lines {
                 try client.send(line + [0x0A])
-                let response = try LineClient.object(try client.readLine())
+                let response = try FmtConnection.decode(try client.readLine())
                 #expect(response["error"]?.objectValue?["code"] == .string("bad_json"), "\(line) → \(response)")
             }
             #expect(try client.requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
@@ -69,8 +70,9 @@ import Testing
         do {
             let client = try probe.daemon.connect()
             try client.send(line + #"{"op":"ping","id":"next"}"# + "\n")
-            #expect(try LineClient.object(try client.readLine())["error"]?.objectValue?["code"] == .string("too_large"))
-            #expect(try LineClient.object(try client.readLine())["id"] == .string("next"))
+            #expect(
+                try FmtConnection.decode(try client.readLine())["error"]?.objectValue?["code"] == .string("too_large"))
+            #expect(try FmtConnection.decode(try client.readLine())["id"] == .string("next"))
         }
         let delta = try probe.settle()
         #expect(delta.tooLarge == 1)
@@ -100,7 +102,7 @@ import Testing
         do {
             let client = try probe.daemon.connect()
             for line in lines {
-                let response = try LineClient.object(try client.request(line))
+                let response = try FmtConnection.decode(try client.request(line))
                 #expect(response["error"]?.objectValue?["code"] == .string("bad_json"))
                 let message = response["error"]?.objectValue?["message"]?.stringValue ?? ""
                 #expect(message.contains("nesting deeper than"))
@@ -130,7 +132,7 @@ import Testing
             (#"{"op":"message","key":"contacts.details_updated","args":{"name":"A","count":1e999999}}"#, "args.count"),
         ]
         for (line, field) in refused {
-            let response = try LineClient.object(try client.request(line))
+            let response = try FmtConnection.decode(try client.request(line))
             let error = response["error"]?.objectValue
             #expect(error?["code"] == .string("invalid_field"), "\(line.prefix(80)) → \(response)")
             #expect(error?["field"] == .string(field), "\(line.prefix(80)) → \(response)")
@@ -154,7 +156,8 @@ import Testing
         ]
         for line in raw {
             try client.send(line + [0x0A])
-            #expect(try LineClient.object(try client.readLine())["error"]?.objectValue?["code"] == .string("bad_json"))
+            #expect(
+                try FmtConnection.decode(try client.readLine())["error"]?.objectValue?["code"] == .string("bad_json"))
         }
         #expect(try client.request(#"{"op":"ping","id":"a\u0000b"}"#).hasPrefix(#"{"id":"a\u0000b","ok":true"#))
         let locale = try client.requestObject(#"{"op":"date","date":"1990-11-29","locale":"nl\u0000BE"}"#)
@@ -198,7 +201,7 @@ import Testing
     func fiveThousandConnectionsAtOnceAreServedUpToTheLimitAndTheRestToldOverloaded() throws {
         // All from one uid: lift the per-uid limit (default 1,024) so the global one is what is tested.
         let probe = try HealthProbe.start(arguments: ["--max-connections-per-uid", "5000"])
-        var clients: [LineClient] = []
+        var clients: [FmtConnection] = []
         for _ in 0..<5_000 { clients.append(try probe.daemon.connect(timeoutSeconds: 20)) }
         for (index, client) in clients.enumerated() {
             try? client.send(#"{"op":"ping","id":\#(index)}"# + "\n")
@@ -206,7 +209,7 @@ import Testing
         var served = 0
         var overloaded = 0
         for (index, client) in clients.enumerated() {
-            let response = try LineClient.object(try client.readLine())
+            let response = try FmtConnection.decode(try client.readLine())
             if response["id"] == .number(JSONNumber(index)) {
                 served += 1
             } else if response["error"]?.objectValue?["code"] == .string("overloaded") {
@@ -228,7 +231,7 @@ import Testing
     @Test func clientsThatNeverReadArePausedWithBoundedMemory() throws {
         let probe = try HealthProbe.start(arguments: ["--max-output", "262144"])
         let batch = Array(String(repeating: #"{"op":"info"}"# + "\n", count: 2_000).utf8)
-        var greedy: [LineClient] = []
+        var greedy: [FmtConnection] = []
         for _ in 0..<20 {
             let client = try probe.daemon.connect()
             for _ in 0..<50 {
@@ -267,7 +270,7 @@ import Testing
             usleep(50_000)
         }
         for (index, client) in clients.enumerated() {
-            #expect(try LineClient.object(try client.readLine())["id"] == .string("slow-\(index)"))
+            #expect(try FmtConnection.decode(try client.readLine())["id"] == .string("slow-\(index)"))
         }
         #expect(try probe.roundTripMilliseconds() < 10)
         for client in clients { client.hangUp() }
@@ -290,13 +293,13 @@ import Testing
             try steady.send(
                 tick % 2 == 0 ? #"{"op":"ping","#.utf8.map { $0 } : #""id":\#(tick)}"#.utf8.map { $0 } + [0x0A])
             if tick % 2 == 1 {
-                #expect(try LineClient.object(try steady.readLine())["id"] == .number(JSONNumber(tick)))
+                #expect(try FmtConnection.decode(try steady.readLine())["id"] == .number(JSONNumber(tick)))
                 answered += 1
             }
             usleep(300_000)
         }
         #expect(answered == 5)
-        let closing = try LineClient.object(try dribbler.readLine())
+        let closing = try FmtConnection.decode(try dribbler.readLine())
         #expect(closing["error"]?.objectValue?["code"] == "line_timeout", "\(closing)")
         #expect(dribbler.isClosedByPeer())
         #expect(try steady.requestObject(#"{"op":"ping","id":"still"}"#)["id"] == "still")
@@ -331,7 +334,7 @@ import Testing
     }
 }
 
-extension LineClient {
+extension FmtConnection {
     /// Shuts the connection down both ways now, so the daemon sees the hang-up before the test ends.
     func hangUp() {
         Glibc.shutdown(fd, Int32(SHUT_RDWR))
@@ -341,7 +344,7 @@ extension LineClient {
 /// A second client held beside the hostile ones: measures round trips, reads `stats` and the daemon's RSS.
 final class HealthProbe {
     let daemon: Daemon
-    let client: LineClient
+    let client: FmtConnection
     let baselineKiB: Int
     private var before: StatsSnapshot!
     /// Requests the probe sent since the baseline `stats` (that one included: it counts itself only afterwards).

@@ -1,4 +1,5 @@
 import CSystem
+import FmtClient
 import FmtCore
 import Foundation
 import Glibc
@@ -143,7 +144,7 @@ import Testing
         let cap = 1_048_576
         let daemon = try Daemon.start(arguments: ["--max-buffered", "\(cap)", "--threads", "2"])
         let pad = String(repeating: "x", count: 60_000)
-        var holders: [LineClient] = []
+        var holders: [FmtConnection] = []
         for index in 0..<40 {
             let client = try daemon.connect()
             try client.send(#"{"op":"ping","id":\#(index),"pad":""# + pad)
@@ -169,13 +170,13 @@ import Testing
         for index in 0..<100 { batch += #"{"op":"ping","id":\#(index)}"# + "\n" }
         try steady.send(batch)
         for index in 0..<100 {
-            #expect(try LineClient.object(try steady.readLine())["id"] == .number(JSONNumber(index)))
+            #expect(try FmtConnection.decode(try steady.readLine())["id"] == .number(JSONNumber(index)))
         }
 
         // Every held line, finished now, is answered: none was dropped at the cap.
         for client in holders { try client.send(#""}"# + "\n") }
         for (index, client) in holders.enumerated() {
-            #expect(try LineClient.object(try client.readLine())["id"] == .number(JSONNumber(index)))
+            #expect(try FmtConnection.decode(try client.readLine())["id"] == .number(JSONNumber(index)))
         }
         var after: JSONObject = [:]
         for _ in 0..<100 {
@@ -208,7 +209,7 @@ import Testing
                 let sent = Self.sendAll(fd, head)
                 go.wait()
                 if sent && Self.sendAll(fd, Array(#""}"#.utf8) + [0x0A]) {
-                    var reader = LineReader()
+                    var reader = LineBuffer()
                     if let response = try? reader.readLine(from: fd),
                         String(decoding: response, as: UTF8.self).contains(#""id":\#(index),"ok":true"#)
                     {
@@ -314,13 +315,13 @@ import Testing
         #expect(daemon.log.contains("is lowered to"), "\(daemon.log)")
         // The shared connection `reload` and `stats` use, taken before the others fill the limit.
         #expect(try daemon.requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
-        var served: [LineClient] = []
+        var served: [FmtConnection] = []
         var overloaded = 0
         for _ in 0..<60 {
             let client = try daemon.connect(timeoutSeconds: 5)
             // A refused connection may be closed before the ping is sent; its `overloaded` line is read all the same.
             try? client.send(#"{"op":"ping"}"# + "\n")
-            let response = try LineClient.object(try client.readLine())
+            let response = try FmtConnection.decode(try client.readLine())
             if response["ok"] == .bool(true) {
                 served.append(client)
             } else {
@@ -353,12 +354,12 @@ import Testing
         // Descriptor numbers below the limit left free by earlier closes still serve connections, which are held;
         // once they are used up, every further connection is refused through the reserve.
         let started = Date()
-        var held: [LineClient] = []
+        var held: [FmtConnection] = []
         var refused = 0
         for _ in 0..<60 {
             let client = try daemon.connect(timeoutSeconds: 5)
             try? client.send(#"{"op":"ping"}"# + "\n")
-            let response = try LineClient.object(try client.readLine())
+            let response = try FmtConnection.decode(try client.readLine())
             if response["ok"] == .bool(true) {
                 held.append(client)
             } else {
@@ -387,7 +388,7 @@ import Testing
 
     @Test func oneUidIsRefusedAtItsOwnLimitWhileAnotherIsServed() throws {
         let daemon = try Daemon.start(arguments: ["--max-connections-per-uid", "3", "--socket-mode", "0666"])
-        var held: [LineClient] = []
+        var held: [FmtConnection] = []
         for _ in 0..<200 where held.count < 3 {
             let client = try daemon.connect()
             if (try? client.requestObject(#"{"op":"ping"}"#))?["ok"] == .bool(true) {
@@ -398,7 +399,7 @@ import Testing
         }
         #expect(held.count == 3)
         let refused = try daemon.connect()
-        let line = try LineClient.object(try refused.readLine())
+        let line = try FmtConnection.decode(try refused.readLine())
         #expect(line["error"]?.objectValue?["code"] == .string("overloaded"))
         #expect(line["error"]?.objectValue?["message"]?.stringValue?.contains("--max-connections-per-uid") == true)
         #expect(refused.isClosedByPeer())

@@ -1,3 +1,4 @@
+import FmtClient
 import FmtCore
 import Foundation
 import Glibc
@@ -35,7 +36,7 @@ import Testing
         var codes: [String: Int] = [:]
         for client in clients {
             for _ in lines {
-                let answer = try LineClient.object(try client.readLine())
+                let answer = try FmtConnection.decode(try client.readLine())
                 let code =
                     answer["ok"] == .bool(true) ? "ok" : answer["error"]?.objectValue?["code"]?.stringValue ?? "?"
                 codes[code, default: 0] += 1

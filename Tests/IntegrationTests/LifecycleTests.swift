@@ -1,3 +1,4 @@
+import FmtClient
 import FmtCore
 import Foundation
 import Glibc
@@ -13,7 +14,7 @@ import Testing
         try client.send(batch)
         daemon.signal(SIGTERM)
         for index in 0..<500 {
-            #expect(try LineClient.object(try client.readLine())["id"] == .number(JSONNumber(index)))
+            #expect(try FmtConnection.decode(try client.readLine())["id"] == .number(JSONNumber(index)))
         }
         #expect(daemon.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
@@ -37,7 +38,7 @@ import Testing
         first.process.waitUntilExit()
         #expect(FileManager.default.fileExists(atPath: path))
         let second = try Daemon.start(socketPath: path)
-        #expect(try LineClient(path: path).requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
+        #expect(try FmtConnection(path: path).requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
         second.stop()
     }
 
@@ -100,9 +101,9 @@ import Testing
         defer {
             if activator.isRunning { kill(activator.processIdentifier, SIGKILL) }
         }
-        var client: LineClient?
+        var client: FmtConnection?
         for _ in 0..<200 where client == nil {
-            client = try? LineClient(path: socketPath)
+            client = try? FmtConnection(path: socketPath)
             if client == nil { usleep(20_000) }
         }
         let connection = try #require(client)
@@ -137,12 +138,12 @@ import Testing
 
     @Test func aThousandConcurrentConnectionsAreServed() throws {
         let daemon = try Daemon.start()
-        var clients: [LineClient] = []
+        var clients: [FmtConnection] = []
         // Generous timeouts: this pins that every connection is served, not how fast on a loaded machine.
         for _ in 0..<1000 { clients.append(try daemon.connect(timeoutSeconds: 60)) }
         for (index, client) in clients.enumerated() { try client.send(#"{"op":"ping","id":\#(index)}"# + "\n") }
         for (index, client) in clients.enumerated() {
-            #expect(try LineClient.object(try client.readLine())["id"] == .number(JSONNumber(index)))
+            #expect(try FmtConnection.decode(try client.readLine())["id"] == .number(JSONNumber(index)))
         }
         let stats = try daemon.requestObject(#"{"op":"stats"}"#)
         #expect((stats["connections"]?.objectValue?["open"]?.numberValue?.intValue ?? 0) >= 1000)
@@ -151,7 +152,7 @@ import Testing
     @Test func connectionsOverTheLimitGetOneOverloadedLine() throws {
         let daemon = try Daemon.start(arguments: ["--max-connections", "3"])
         // The readiness probe's connection may still be counted for a moment: retry until three are held.
-        var held: [LineClient] = []
+        var held: [FmtConnection] = []
         for _ in 0..<200 where held.count < 3 {
             let client = try daemon.connect()
             if (try? client.requestObject(#"{"op":"ping"}"#))?["ok"] == .bool(true) {
@@ -162,7 +163,7 @@ import Testing
         }
         #expect(held.count == 3)
         let refused = try daemon.connect()
-        let line = try LineClient.object(try refused.readLine())
+        let line = try FmtConnection.decode(try refused.readLine())
         #expect(line["error"]?.objectValue?["code"] == .string("overloaded"))
         #expect(refused.isClosedByPeer())
     }

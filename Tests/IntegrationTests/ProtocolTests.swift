@@ -1,3 +1,4 @@
+import FmtClient
 import FmtCore
 import Foundation
 import Testing
@@ -36,7 +37,7 @@ import Testing
         }
         try client.send(batch)
         for index in 0..<count {
-            let response = try LineClient.object(try client.readLine())
+            let response = try FmtConnection.decode(try client.readLine())
             #expect(response["id"] == .number(JSONNumber(index)))
         }
     }
@@ -45,8 +46,8 @@ import Testing
         let daemon = try Daemon.start()
         let client = try daemon.connect()
         try client.send("\n   \n\r\n" + #"{"op":"ping","id":1}"# + "\r\n\n" + #"{"op":"ping","id":2}"# + "\n")
-        #expect(try LineClient.object(try client.readLine())["id"] == .number(JSONNumber(1)))
-        #expect(try LineClient.object(try client.readLine())["id"] == .number(JSONNumber(2)))
+        #expect(try FmtConnection.decode(try client.readLine())["id"] == .number(JSONNumber(1)))
+        #expect(try FmtConnection.decode(try client.readLine())["id"] == .number(JSONNumber(2)))
     }
 
     /// Every class of bad input gets one error line with the right code, and the same connection keeps serving.
@@ -69,7 +70,7 @@ import Testing
     func badInputGetsAnErrorAndTheConnectionStaysUsable(line: String, code: String) throws {
         let daemon = try Daemon.start()
         let client = try daemon.connect()
-        let response = try LineClient.object(try client.request(line))
+        let response = try FmtConnection.decode(try client.request(line))
         #expect(response["ok"] == .bool(false))
         #expect(response["error"]?.objectValue?["code"] == .string(code), "\(line.prefix(40)) → \(response)")
         #expect(response["error"]?.objectValue?["message"]?.stringValue?.isEmpty == false)
@@ -80,7 +81,7 @@ import Testing
         let daemon = try Daemon.start()
         let client = try daemon.connect()
         try client.send(Array(#"{"op":"ping","id":""#.utf8) + [0xC3, 0x28] + Array("\"}\n".utf8))
-        let response = try LineClient.object(try client.readLine())
+        let response = try FmtConnection.decode(try client.readLine())
         #expect(response["error"]?.objectValue?["code"] == .string("bad_json"))
         #expect(try client.requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
     }
@@ -95,9 +96,9 @@ import Testing
         let client = try daemon.connect()
         let long = #"{"op":"ping","pad":""# + String(repeating: "x", count: 1_048_576) + #""}"#
         try client.send(long + "\n" + #"{"op":"ping","id":"next"}"# + "\n")
-        let first = try LineClient.object(try client.readLine())
+        let first = try FmtConnection.decode(try client.readLine())
         #expect(first["error"]?.objectValue?["code"] == .string("too_large"))
-        let second = try LineClient.object(try client.readLine())
+        let second = try FmtConnection.decode(try client.readLine())
         #expect(second["id"] == .string("next"))
         let stats = try client.requestObject(#"{"op":"stats"}"#)
         #expect(stats["connections"]?.objectValue?["tooLarge"] == .number(JSONNumber(1)))
@@ -108,8 +109,8 @@ import Testing
         let client = try daemon.connect()
         try client.send(#"{"op":"ping","id":1}"# + "\n" + #"{"op":"ping","id":2}"#)
         client.shutdownWrite()
-        #expect(try LineClient.object(try client.readLine())["id"] == .number(JSONNumber(1)))
-        #expect(try LineClient.object(try client.readLine())["id"] == .number(JSONNumber(2)))
+        #expect(try FmtConnection.decode(try client.readLine())["id"] == .number(JSONNumber(1)))
+        #expect(try FmtConnection.decode(try client.readLine())["id"] == .number(JSONNumber(2)))
         #expect(client.isClosedByPeer())
     }
 

@@ -1,3 +1,4 @@
+import FmtClient
 import FmtCore
 import Foundation
 import Glibc
@@ -144,7 +145,7 @@ import Testing
         // Nothing runs fmtd until a client connects.
         #expect(notify.waitFor(timeout: 0.5) { $0.contains("READY=1") } == nil)
         #expect(Self.executable(of: activator.processIdentifier) == Self.socketActivate)
-        let client = try LineClient(path: socketPath)
+        let client = try FmtConnection(path: socketPath)
         #expect(try client.requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
         #expect(Self.executable(of: activator.processIdentifier) == Paths.fmtd)
         #expect(notify.waitFor { $0.contains("READY=1") && $0.contains("STATUS=serving") } != nil)
@@ -168,7 +169,7 @@ import Testing
         try client.send(batch)
         kill(activator.processIdentifier, SIGTERM)
         for index in 0..<300 {
-            #expect(try LineClient.object(try client.readLine())["id"] == .number(JSONNumber(index)))
+            #expect(try FmtConnection.decode(try client.readLine())["id"] == .number(JSONNumber(index)))
         }
         #expect(notify.waitFor { $0 == "STOPPING=1" } != nil)
         activator.waitUntilExit()
@@ -209,7 +210,7 @@ import Testing
         // The installed binary finds the installed data beside it (<prefix>/share/fmtd) with no --data-dir.
         let check = try run(prefix + "/bin/fmtd", ["--check", "--config-dir", destdir + "/etc/fmtd"])
         #expect(check.status == 0, "fmtd --check failed:\n\(check.stderr)")
-        let info = try LineClient.object(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let info = try FmtConnection.decode(check.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(info["data"]?.objectValue?["source"] == .string(prefix + "/share/fmtd"))
 
         let socketPath = destdir + "/fmtd.sock"
@@ -224,9 +225,9 @@ import Testing
                 daemon.waitUntilExit()
             }
         }
-        var client: LineClient?
+        var client: FmtConnection?
         for _ in 0..<500 where client == nil {
-            client = try? LineClient(path: socketPath)
+            client = try? FmtConnection(path: socketPath)
             if client == nil { usleep(20_000) }
         }
         let connection = try #require(client)

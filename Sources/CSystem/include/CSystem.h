@@ -5,7 +5,8 @@
 #include <sys/types.h>
 
 /* Linux calls Swift's Glibc module does not expose (epoll, accept4, SO_PEERCRED, signal masks),
-   wrapped in plain C types so no _GNU_SOURCE struct layout reaches Swift. */
+   wrapped in plain C types so no _GNU_SOURCE struct layout reaches Swift. Every call that can fail returns a
+   negative value with errno set (SystemCallError on the Swift side reads it). */
 
 typedef struct {
     uint32_t events;
@@ -71,7 +72,7 @@ int csys_ignore_sigpipe(void);
 /* Raises the soft open-files limit to the hard limit; returns the new soft limit or -1. */
 long csys_raise_fd_limit(void);
 
-/* Pins glibc's mmap threshold (bytes), so large freed buffers go back to the kernel instead of staying resident. */
+/* Pins glibc's mmap threshold (bytes; 0, or -1 when glibc refuses), so large freed buffers go back to the kernel instead of staying resident. */
 int csys_pin_mmap_threshold(int bytes);
 
 uint64_t csys_monotonic_usec(void);

@@ -1,4 +1,5 @@
 import CSystem
+import FmtClient
 import FmtCore
 import Foundation
 import Glibc
@@ -9,7 +10,7 @@ final class Daemon {
     let directory: String
     let socketPath: String
     let logPath: String
-    private var client: LineClient?
+    private var client: FmtConnection?
 
     var pid: Int32 { process.processIdentifier }
 
@@ -75,7 +76,7 @@ final class Daemon {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if !process.isRunning { throw DaemonFailed(log: log) }
-            if let client = try? LineClient(path: socketPath, timeoutSeconds: 5),
+            if let client = try? FmtConnection(path: socketPath, timeout: .seconds(5)),
                 !ping || (try? client.request(#"{"op":"ping"}"#))?.contains(#""ok":true"#) == true
             {
                 return
@@ -85,8 +86,8 @@ final class Daemon {
         throw DaemonFailed(log: "did not answer within \(timeout) s\n" + log)
     }
 
-    func connect(timeoutSeconds: Int = 10) throws -> LineClient {
-        try LineClient(path: socketPath, timeoutSeconds: timeoutSeconds)
+    func connect(timeoutSeconds: Int = 10) throws -> FmtConnection {
+        try FmtConnection(path: socketPath, timeout: .seconds(timeoutSeconds))
     }
 
     /// Sends one request line on the daemon's shared test connection and returns the response line.
@@ -96,7 +97,7 @@ final class Daemon {
     }
 
     func requestObject(_ json: String) throws -> JSONObject {
-        try LineClient.object(try request(json))
+        try FmtConnection.decode(try request(json))
     }
 
     func signal(_ number: Int32) {

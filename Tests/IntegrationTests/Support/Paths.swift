@@ -18,6 +18,7 @@ enum Paths {
 
     static var fmtd: String { productsDirectory + "/fmtd" }
     static var fmtq: String { productsDirectory + "/fmtq" }
+    static var fmtbench: String { productsDirectory + "/fmtbench" }
 
     /// A fresh private directory for one test's sockets and files (short, to fit `sun_path`).
     static func temporaryDirectory() throws -> String {

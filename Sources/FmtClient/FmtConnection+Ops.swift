@@ -1,0 +1,122 @@
+import FmtCore
+import Glibc
+
+/// One typed call per op. Each builds the request the protocol reference describes, sends it, and returns the
+/// response object (with `id` and `ok`); an error response throws `FmtClientError.daemon` with the wire's `code`,
+/// `message` and `field`. Optional arguments left nil are not sent, so the daemon's defaults apply.
+extension FmtConnection {
+    /// `ping`: the daemon's `version`.
+    @discardableResult
+    public func ping() throws(FmtClientError) -> JSONObject {
+        try call(["op": "ping"])
+    }
+
+    /// `info`: plugins, ops, data versions, languages and ICU versions.
+    public func info() throws(FmtClientError) -> JSONObject {
+        try call(["op": "info"])
+    }
+
+    /// `stats`: uptime, connections, requests and errors per op, reloads, latency.
+    public func stats() throws(FmtClientError) -> JSONObject {
+        try call(["op": "stats"])
+    }
+
+    /// `phone`: `number` parsed (with `defaultRegion` when it has no country code) and formatted for a viewer in
+    /// `viewerRegion`: `display`, `valid`, `type`, `region`, `e164`, `national`, `international`, `rfc3966`.
+    public func phone(
+        _ number: String, viewerRegion: String, defaultRegion: String? = nil
+    ) throws(FmtClientError) -> JSONObject {
+        var request: JSONObject = ["op": "phone", "number": .string(number)]
+        if let defaultRegion { request.append("defaultRegion", .string(defaultRegion)) }
+        request.append("viewerRegion", .string(viewerRegion))
+        return try call(request)
+    }
+
+    /// `date`: `date` (`YYYY-MM-DD`, or `--MM-DD` without a year) as `text` for `locale`; the year only when
+    /// `yearShared`; `style` is `long`, `medium` or `short`.
+    public func date(
+        _ date: String, locale: String? = nil, yearShared: Bool = false, style: String? = nil
+    ) throws(FmtClientError) -> JSONObject {
+        var request: JSONObject = ["op": "date", "date": .string(date)]
+        if yearShared { request.append("yearShared", true) }
+        if let locale { request.append("locale", .string(locale)) }
+        if let style { request.append("style", .string(style)) }
+        return try call(request)
+    }
+
+    /// `address`: the `fields` (`name`, `organization`, `street`, `houseNumber`, `extra`, `postalCode`, `city`,
+    /// `region`) of an address in `country`, as `lines` by that country's convention for a viewer.
+    public func address(
+        _ fields: JSONObject, country: String, locale: String? = nil, viewerRegion: String? = nil
+    ) throws(FmtClientError) -> JSONObject {
+        var address = fields
+        address.append("country", .string(country))
+        var request: JSONObject = ["op": "address", "address": .object(address)]
+        if let locale { request.append("locale", .string(locale)) }
+        if let viewerRegion { request.append("viewerRegion", .string(viewerRegion)) }
+        return try call(request)
+    }
+
+    /// `addressFormat`: the fields, labels, layout, postal-code pattern and example of `country`'s addresses.
+    public func addressFormat(
+        country: String, locale: String? = nil, viewerRegion: String? = nil
+    ) throws(FmtClientError) -> JSONObject {
+        var request: JSONObject = ["op": "addressFormat", "country": .string(country)]
+        if let locale { request.append("locale", .string(locale)) }
+        if let viewerRegion { request.append("viewerRegion", .string(viewerRegion)) }
+        return try call(request)
+    }
+
+    /// `sort`: `names` in the collation order of `locale`, as `sorted`.
+    public func sort(_ names: [String], locale: String? = nil) throws(FmtClientError) -> JSONObject {
+        try call(Self.namesRequest("sort", names, locale))
+    }
+
+    /// `sortKey`: the hex ICU sort key of each of `names` (`keys`) and the `collationVersion` they are valid for.
+    public func sortKey(_ names: [String], locale: String? = nil) throws(FmtClientError) -> JSONObject {
+        try call(Self.namesRequest("sortKey", names, locale))
+    }
+
+    /// `language`: how `tag` resolves to an interface language; without a tag, the supported languages.
+    public func language(_ tag: String? = nil) throws(FmtClientError) -> JSONObject {
+        var request: JSONObject = ["op": "language"]
+        if let tag { request.append("tag", .string(tag)) }
+        return try call(request)
+    }
+
+    /// `plural`: the CLDR plural `category` of an integer `count` in `locale`.
+    public func plural(_ count: Int, locale: String? = nil) throws(FmtClientError) -> JSONObject {
+        try call(Self.pluralRequest(JSONValue(count), locale))
+    }
+
+    /// `plural` of a count written as text: an integer is sent as a number, anything else (such as `1.0`) as a
+    /// string, so its visible fraction digits count.
+    public func plural(_ count: String, locale: String? = nil) throws(FmtClientError) -> JSONObject {
+        try call(Self.pluralRequest(Int(count).map { JSONValue($0) } ?? .string(count), locale))
+    }
+
+    /// `message`: the catalogue message `key` rendered as `text` for `locale`, with `arguments` for its
+    /// placeholders, plural and select forms.
+    public func message(
+        _ key: String, arguments: JSONObject = [:], locale: String? = nil
+    ) throws(FmtClientError) -> JSONObject {
+        var request: JSONObject = ["op": "message", "key": .string(key)]
+        if let locale { request.append("locale", .string(locale)) }
+        request.append("args", .object(arguments))
+        return try call(request)
+    }
+
+    private static func namesRequest(_ op: String, _ names: [String], _ locale: String?) -> JSONObject {
+        var request: JSONObject = ["op": .string(op)]
+        if let locale { request.append("locale", .string(locale)) }
+        request.append("names", JSONValue(names))
+        return request
+    }
+
+    private static func pluralRequest(_ count: JSONValue, _ locale: String?) -> JSONObject {
+        var request: JSONObject = ["op": "plural"]
+        if let locale { request.append("locale", .string(locale)) }
+        request.append("count", count)
+        return request
+    }
+}
