@@ -141,7 +141,7 @@ struct DaemonOptions {
             CommandLineExit.usage(error, command: "fmtd", help: command.helpText)
         }
         if options.wantsHelp { CommandLineExit.succeed(printing: command.helpText) }
-        if options.wantsVersion { CommandLineExit.succeed(printing: "fmtd \(FmtdVersion.string)") }
+        if options.wantsVersion { CommandLineExit.succeed(printing: "fmtd \(FormatterHost.version)") }
         return options
     }
 
@@ -153,8 +153,4 @@ struct DaemonOptions {
         }
         return result
     }
-}
-
-enum FmtdVersion {
-    static var string: String { FormatterHost.version }
 }
