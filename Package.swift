@@ -73,7 +73,10 @@ let package = Package(
         .executableTarget(
             name: "fmtbench", dependencies: ["FmtCore", "FmtClient", "FmtCommandLine", "CSystem", "FmtHost"]),
 
-        // Tests mirror modules; IntegrationTests drive the real daemon over a real socket.
+        // Tests mirror modules; IntegrationTests drive the real daemon over a real socket. FmtTesting runs one test
+        // body against the daemon in-process or live.
+        .target(
+            name: "FmtTesting", dependencies: ["FmtCore", "FmtHost", "FmtClient", "CSystem"], path: "Tests/FmtTesting"),
         .testTarget(name: "FmtCoreTests", dependencies: ["FmtCore"]),
         .testTarget(name: "FmtServerTests", dependencies: ["FmtServer", "FmtCore"]),
         .testTarget(name: "FmtHostTests", dependencies: ["FmtHost", "FmtCore"]),
@@ -86,9 +89,12 @@ let package = Package(
             exclude: ["oracle.py", "make_vectors.py", "known-differences.json"]
         ),
         .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore"]),
+        .testTarget(name: "PhonePluginTests", dependencies: ["PhonePlugin", "FmtCore", "FmtTesting", "fmtd"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["fmtd", "fmtq", "fmtbench", "FmtCore", "FmtClient", "CSystem", "phone-metadata-gen"]
+            dependencies: [
+                "fmtd", "fmtq", "fmtbench", "FmtCore", "FmtClient", "FmtTesting", "CSystem", "phone-metadata-gen",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

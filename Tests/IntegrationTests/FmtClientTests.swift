@@ -1,5 +1,6 @@
 import FmtClient
 import FmtCore
+import FmtTesting
 import Foundation
 import Testing
 

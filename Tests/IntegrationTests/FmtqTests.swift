@@ -1,3 +1,4 @@
+import FmtTesting
 import Foundation
 import Testing
 

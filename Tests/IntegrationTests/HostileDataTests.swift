@@ -1,5 +1,6 @@
 import CSystem
 import FmtCore
+import FmtTesting
 import Foundation
 import Glibc
 import Synchronization

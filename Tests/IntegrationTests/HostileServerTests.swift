@@ -1,6 +1,7 @@
 import CSystem
 import FmtClient
 import FmtCore
+import FmtTesting
 import Foundation
 import Glibc
 import Synchronization

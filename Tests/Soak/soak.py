@@ -307,6 +307,10 @@ def main():
                 answers.add(read_lines(sock, 1)[0][0])
         if len(answers) != 2:
             raise SystemExit(f"soak: the two data sets answer alike: {answers}")
+        # The baseline is taken as the end's is: no client connected and no reload running.
+        while stats(path)["connections"]["open"] > 1:
+            time.sleep(0.1)
+        time.sleep(1)
         fds_start = open_fds(daemon.pid)
         rss_start = resident_kib(daemon.pid)
         counters = Counters()

@@ -1,27 +1,27 @@
 import Foundation
 
 /// Where the package, its data and the built binaries are, found from this file and the running test binary.
-enum Paths {
-    static let packageRoot: String = {
+public enum Paths {
+    public static let packageRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
+        for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }()
 
-    static let dataDirectory = packageRoot + "/data"
+    public static let dataDirectory = packageRoot + "/data"
 
     /// The directory holding the test bundle, which is also where SwiftPM puts `fmtd` and `fmtq`.
-    static let productsDirectory: String = {
+    public static let productsDirectory: String = {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
         return (executable as NSString).deletingLastPathComponent
     }()
 
-    static var fmtd: String { productsDirectory + "/fmtd" }
-    static var fmtq: String { productsDirectory + "/fmtq" }
-    static var fmtbench: String { productsDirectory + "/fmtbench" }
+    public static var fmtd: String { productsDirectory + "/fmtd" }
+    public static var fmtq: String { productsDirectory + "/fmtq" }
+    public static var fmtbench: String { productsDirectory + "/fmtbench" }
 
     /// A fresh private directory for one test's sockets and files (short, to fit `sun_path`).
-    static func temporaryDirectory() throws -> String {
+    public static func temporaryDirectory() throws -> String {
         var template = Array("/tmp/fmtd-test-XXXXXX".utf8CString)
         guard let path = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw POSIXError(.EIO)

@@ -5,19 +5,19 @@ import Foundation
 import Glibc
 
 /// The real `fmtd` binary running on a fresh socket in a private directory, stopped when the test ends.
-final class Daemon {
-    let process: Process
-    let directory: String
-    let socketPath: String
-    let logPath: String
+public final class Daemon {
+    public let process: Process
+    public let directory: String
+    public let socketPath: String
+    public let logPath: String
     private var client: FmtConnection?
 
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
     /// Starts fmtd with `--data-dir <repo>/data` (unless `dataDirectory` says otherwise) and waits until it
     /// answers `ping` (or, with `waitForPing: false`, until it accepts connections: for daemons that refuse us).
     /// A `launcher` (such as `prlimit --nofile=64:64 --`) runs first and must exec fmtd in the same process.
-    static func start(
+    public static func start(
         arguments: [String] = [], configDirectory: String? = nil, dataDirectory: String? = Paths.dataDirectory,
         environment: [String: String] = [:], socketPath: String? = nil, waitForPing: Bool = true,
         launcher: [String] = []
@@ -68,11 +68,11 @@ final class Daemon {
     }
 
     /// What the daemon logged so far.
-    var log: String {
+    public var log: String {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     }
 
-    func waitUntilAnswering(ping: Bool = true, timeout: Double = 20) throws {
+    public func waitUntilAnswering(ping: Bool = true, timeout: Double = 20) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if !process.isRunning { throw DaemonFailed(log: log) }
@@ -86,26 +86,26 @@ final class Daemon {
         throw DaemonFailed(log: "did not answer within \(timeout) s\n" + log)
     }
 
-    func connect(timeoutSeconds: Int = 10) throws -> FmtConnection {
+    public func connect(timeoutSeconds: Int = 10) throws -> FmtConnection {
         try FmtConnection(path: socketPath, timeout: .seconds(timeoutSeconds))
     }
 
     /// Sends one request line on the daemon's shared test connection and returns the response line.
-    func request(_ json: String) throws -> String {
+    public func request(_ json: String) throws -> String {
         if client == nil { client = try connect() }
         return try client!.request(json)
     }
 
-    func requestObject(_ json: String) throws -> JSONObject {
+    public func requestObject(_ json: String) throws -> JSONObject {
         try FmtConnection.decode(try request(json))
     }
 
-    func signal(_ number: Int32) {
+    public func signal(_ number: Int32) {
         kill(process.processIdentifier, number)
     }
 
     /// Sends SIGHUP and waits until `stats` shows the reload finished (succeeded or failed).
-    func reload() throws {
+    public func reload() throws {
         let before = try reloadCount()
         signal(SIGHUP)
         let deadline = Date().addingTimeInterval(20)
@@ -124,7 +124,7 @@ final class Daemon {
 
     /// SIGTERM, then the exit status (or nil if it had to be killed after `timeout` seconds).
     @discardableResult
-    func stop(timeout: Double = 15) -> Int32? {
+    public func stop(timeout: Double = 15) -> Int32? {
         signal(SIGTERM)
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
@@ -139,7 +139,7 @@ final class Daemon {
 
     /// Resident memory of the daemon in KiB, from /proc.
     /// The daemon's CPU time so far (user + system), in seconds, from /proc/PID/stat.
-    var cpuSeconds: Double {
+    public var cpuSeconds: Double {
         let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
         // Fields after the command name, which is in parentheses and may hold spaces: utime is the 12th.
         let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
@@ -147,21 +147,21 @@ final class Daemon {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    var residentKiB: Int {
+    public var residentKiB: Int {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 }
 
-struct DaemonFailed: Error, CustomStringConvertible {
-    let log: String
-    var description: String { "fmtd failed:\n\(log)" }
+public struct DaemonFailed: Error, CustomStringConvertible {
+    public let log: String
+    public var description: String { "fmtd failed:\n\(log)" }
 }
 
 /// Runs a command to completion and returns its exit status and output.
 @discardableResult
-func run(
+public func run(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil
 ) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
