@@ -40,7 +40,8 @@ import Testing
             #expect(error?["code"] == "invalid_field", "\(line)")
             #expect(error?["field"] == .string(field), "\(line)")
         }
-        let notANumber = try fmtd.requestObject(#"{"op":"phone","number":"hello","viewerRegion":"NL"}"#)["error"]?.objectValue
+        let notANumber = try fmtd.requestObject(#"{"op":"phone","number":"hello","viewerRegion":"NL"}"#)["error"]?
+            .objectValue
         #expect(notANumber?["code"] == "invalid_number")
     }
 
