@@ -4,7 +4,11 @@ import FmtCore
 /// country's format, in the viewer's language. A value is one loaded snapshot of the formats and labels.
 public struct AddressPlugin: FormatterPlugin {
     public static let name = "address"
-    public static let ops = ["address", "addressFormat"]
+    /// `address` formats an address; `addressFormat` describes a country's format.
+    public enum Op: String, PluginOp {
+        case address, addressFormat
+    }
+
     /// The longest postal code a country's rule checks, in Unicode scalars after trimming and collapsing spaces;
     /// a longer one is shown as entered with the `postal_code_format` warning. The longest codes in use have
     /// 10 characters (`12345-6789`); the bound keeps any pattern's backtracking to a small input.
@@ -34,7 +38,7 @@ public struct AddressPlugin: FormatterPlugin {
                     "\"\(labelKey)\" is not a key of the label tables in translations/")
             }
         }
-        for key in catalog.formats.keys where key != "default" && Territory.canonical(key) != key {
+        for key in catalog.formats.keys where key != "default" && Region(alpha2: key)?.code != key {
             throw DataError(file: FormatCatalog.file, field: "formats.\(key)", "is not an ISO 3166-1 code ICU knows")
         }
         self.catalog = catalog
@@ -50,16 +54,15 @@ public struct AddressPlugin: FormatterPlugin {
         ]
     }
 
-    public func handle(_ request: Request) throws -> JSONObject {
-        switch request.op {
-        case "address": try formatAddress(request)
-        case "addressFormat": try describeFormat(request)
-        default: throw CoreError.unknownOp(request.op)
+    public func handle(_ op: Op, _ request: Request) throws -> JSONObject {
+        switch op {
+        case .address: try formatAddress(request.fields)
+        case .addressFormat: try describeFormat(request.fields)
         }
     }
 
     /// `address`: the formatted lines, the one-line form, labelled fields and warnings.
-    private func formatAddress(_ request: Request) throws(CoreError) -> JSONObject {
+    private func formatAddress(_ request: FieldReader) throws(CoreError) -> JSONObject {
         let locale = try request.locale(resolver)
         guard let object = try request.object("address") else {
             throw .invalidField(
@@ -71,7 +74,7 @@ public struct AddressPlugin: FormatterPlugin {
         let countryName = territories.name(input.country, locale: locale)
         let rendered = renderer.render(
             input, format: format, language: locale.language, countryName: countryName,
-            showCountry: viewer != input.country)
+            showCountry: viewer?.code != input.country)
         // Members as arrays rather than dictionary literals: one allocation per object instead of two.
         return JSONObject([
             .init(key: "lang", value: .string(locale.language)),
@@ -96,9 +99,9 @@ public struct AddressPlugin: FormatterPlugin {
 
     /// `addressFormat`: a country's format with localised labels, its layout, one-line template, postal-code
     /// rule and example, the example rendered as `address` would for this viewer.
-    private func describeFormat(_ request: Request) throws(CoreError) -> JSONObject {
+    private func describeFormat(_ request: FieldReader) throws(CoreError) -> JSONObject {
         let locale = try request.locale(resolver)
-        let country = try country(request.string("country"), field: "country")
+        let country = try country(request, "country").code
         let format = catalog.formats[country] ?? catalog.fallback
         let viewer = try viewerRegion(request, locale: locale)
         let countryName = territories.name(country, locale: locale)
@@ -124,7 +127,7 @@ public struct AddressPlugin: FormatterPlugin {
         exampleAddress.append("country", .string(country))
         let example = renderer.render(
             AddressInput(values: exampleValues, country: country), format: format, language: locale.language,
-            countryName: countryName, showCountry: viewer != country)
+            countryName: countryName, showCountry: viewer?.code != country)
         var postalCode = JSONValue.null
         if let rule = format.postalCode {
             postalCode = .object([
@@ -150,63 +153,27 @@ public struct AddressPlugin: FormatterPlugin {
     }
 
     /// The viewer's region: `viewerRegion` when sent, else the locale's region; nil shows the country line.
-    private func viewerRegion(_ request: Request, locale: ResolvedLocale) throws(CoreError) -> String? {
-        if let text = try request.string("viewerRegion") {
-            guard let region = territories.canonical(text) else {
-                throw .invalidField(
-                    "viewerRegion",
-                    message: "\"\(text.prefix(16))\" is not an ISO 3166-1 alpha-2 country code (e.g. NL).")
-            }
-            return region
-        }
-        return locale.region.map { territories.canonical($0) ?? $0 }
+    private func viewerRegion(_ request: FieldReader, locale: ResolvedLocale) throws(CoreError) -> Region? {
+        try request.region("viewerRegion", noun: "country") ?? locale.viewerRegion
     }
 
-    /// The entered address. One pass over the members keeps the last value of each key (as `JSONObject`'s
-    /// subscript would); the values are then checked in `AddressField.allCases` order, then the country.
-    private func input(_ object: JSONObject) throws(CoreError) -> AddressInput {
-        var entered = FieldMap<JSONValue>()
-        var countryValue: JSONValue?
-        for member in object {
-            if let field = AddressField.named(member.key) {
-                entered[field] = member.value
-            } else if member.key.hasSameBytes(as: "country") {
-                countryValue = member.value
-            }
-        }
+    /// The entered address: each field's last value, checked in `AddressField.allCases` order, then the country.
+    private func input(_ object: FieldReader) throws(CoreError) -> AddressInput {
         var values = FieldMap<String>()
         for field in AddressField.allCases {
-            switch entered[field] {
-            case nil, .null?: continue
-            case .string(let text)?:
-                let value = PlainText.trimmed(text)
-                if !value.isEmpty { values[field] = value }
-            case let other?:
-                throw .invalidField(
-                    "address.\(field.rawValue)",
-                    message: "The field \"address.\(field.rawValue)\" must be a string, got \(other.typeName).")
-            }
+            guard let text = try object.string(field.rawValue) else { continue }
+            let value = PlainText.trimmed(text)
+            if !value.isEmpty { values[field] = value }
         }
-        let countryText: String?
-        switch countryValue {
-        case nil, .null?: countryText = nil
-        case .string(let text)?: countryText = text
-        case let other?:
-            throw .invalidField(
-                "address.country", message: "The field \"address.country\" must be a string, got \(other.typeName).")
-        }
-        return AddressInput(values: values, country: try country(countryText, field: "address.country"))
+        return AddressInput(values: values, country: try country(object, "country").code)
     }
 
-    private func country(_ text: String?, field: String) throws(CoreError) -> String {
-        guard let text else {
+    private func country(_ request: FieldReader, _ name: String) throws(CoreError) -> Region {
+        guard let region = try request.region(name, noun: "country", example: "BE") else {
             throw .invalidField(
-                field, message: "The field \"\(field)\" is required: an ISO 3166-1 alpha-2 code (e.g. BE).")
+                request.path(name),
+                message: "The field \"\(request.path(name))\" is required: an ISO 3166-1 alpha-2 code (e.g. BE).")
         }
-        guard let code = territories.canonical(text) else {
-            throw .invalidField(
-                field, message: "\"\(text.prefix(16))\" is not an ISO 3166-1 alpha-2 country code (e.g. BE).")
-        }
-        return code
+        return region
     }
 }

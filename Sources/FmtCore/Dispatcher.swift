@@ -14,7 +14,7 @@ public final class Dispatcher: Sendable {
     /// which is the same in every generation the registry loads.
     private enum Route: Sendable {
         case builtin(BuiltinOp, slot: Int)
-        case plugin(index: Int, slot: Int)
+        case plugin(index: Int, op: Int, slot: Int)
     }
 
     /// Told of every `internal` answer (the op and the error's message), so a bug never goes unlogged.
@@ -37,7 +37,9 @@ public final class Dispatcher: Sendable {
         stats = RequestStats(ops: ops)
         var routes: [WireName: Route] = [:]
         for (index, type) in registry.pluginTypes.enumerated() {
-            for op in type.ops { routes[WireName(op)] = .plugin(index: index, slot: stats.slot(for: op)) }
+            for (opIndex, op) in type.ops.enumerated() {
+                routes[WireName(op)] = .plugin(index: index, op: opIndex, slot: stats.slot(for: op))
+            }
         }
         for (op, builtin) in builtins { routes[WireName(op)] = .builtin(builtin, slot: stats.slot(for: op)) }
         self.routes = routes
@@ -74,9 +76,9 @@ public final class Dispatcher: Sendable {
             case .builtin(let builtin, let opSlot)?:
                 slot = opSlot
                 body = try builtin(request)
-            case .plugin(let index, let opSlot)?:
+            case .plugin(let index, let op, let opSlot)?:
                 slot = opSlot
-                body = try registry.current.plugins[index].handle(request)
+                body = try registry.current.plugins[index].handle(opAt: op, request)
             case nil:
                 throw CoreError.unknownOp(String(request.op.prefix(64)))
             }

@@ -4,7 +4,10 @@ import FmtCore
 /// locale), the core's language resolution, CLDR plural categories, and the product's message catalogues.
 public struct NamesPlugin: FormatterPlugin {
     public static let name = "names"
-    public static let ops = ["sort", "sortKey", "language", "plural", "message"]
+    /// The ops, in the order `info` lists them.
+    public enum Op: String, PluginOp {
+        case sort, sortKey, language, plural, message
+    }
 
     /// The most names one `sort` or `sortKey` request may carry.
     public static let maximumNames = 10_000
@@ -45,21 +48,21 @@ public struct NamesPlugin: FormatterPlugin {
 
     public var dataInfo: JSONObject { info }
 
-    public func handle(_ request: Request) throws -> JSONObject {
-        switch request.op {
-        case "sort": try sort(request)
-        case "sortKey": try sortKey(request)
-        case "language": try language(request)
-        case "plural": try plural(request)
-        case "message": try message(request)
-        default: throw CoreError.unknownOp(request.op)
+    public func handle(_ op: Op, _ request: Request) throws -> JSONObject {
+        let fields = request.fields
+        return switch op {
+        case .sort: try sort(fields)
+        case .sortKey: try sortKey(fields)
+        case .language: try language(fields)
+        case .plural: try plural(fields)
+        case .message: try message(fields)
         }
     }
 
     // MARK: - sort, sortKey
 
     /// Sorts with the requested locale's own collator; equal names (NFC and NFD spellings) keep input order.
-    private func sort(_ request: Request) throws -> JSONObject {
+    private func sort(_ request: FieldReader) throws -> JSONObject {
         let collator = try collator(for: request)
         guard let names = try names(request) else {
             throw CoreError.invalidField("names", message: "The field \"names\" is required.")
@@ -73,7 +76,7 @@ public struct NamesPlugin: FormatterPlugin {
     }
 
     /// Hex sort keys: byte (or hex string) comparison orders them as the collator orders the names.
-    private func sortKey(_ request: Request) throws -> JSONObject {
+    private func sortKey(_ request: FieldReader) throws -> JSONObject {
         let collator = try collator(for: request)
         let single = try request.string("name")
         let many = try names(request)
@@ -93,7 +96,7 @@ public struct NamesPlugin: FormatterPlugin {
         }
     }
 
-    private func collator(for request: Request) throws -> Collator {
+    private func collator(for request: FieldReader) throws -> Collator {
         let tag = try request.locale(resolver).requested.description
         guard let collator = collators.value(for: tag) else {
             throw CoreError.invalidField("locale", message: "ICU has no collator for \"\(tag)\".")
@@ -102,7 +105,7 @@ public struct NamesPlugin: FormatterPlugin {
     }
 
     /// The `names` field within the limit, or nil when absent.
-    private func names(_ request: Request) throws -> [String]? {
+    private func names(_ request: FieldReader) throws -> [String]? {
         guard let names = try request.strings("names") else { return nil }
         guard names.count <= Self.maximumNames else {
             throw CoreError.invalidField(
@@ -125,7 +128,7 @@ public struct NamesPlugin: FormatterPlugin {
     // MARK: - language
 
     /// The core's resolution of a tag, or the supported languages with their names in each of them.
-    private func language(_ request: Request) throws -> JSONObject {
+    private func language(_ request: FieldReader) throws -> JSONObject {
         guard let tag = try request.string("tag") else {
             return ["supported": JSONValue(resolver.supported), "languages": .array(languages)]
         }
@@ -141,13 +144,13 @@ public struct NamesPlugin: FormatterPlugin {
     // MARK: - plural
 
     /// The CLDR plural category of `count` in the requested language's own rules.
-    private func plural(_ request: Request) throws -> JSONObject {
+    private func plural(_ request: FieldReader) throws -> JSONObject {
         let tag = try request.locale(resolver).requested.description
         guard let rules = pluralRules.value(for: tag) else {
             throw CoreError.invalidField("locale", message: "ICU has no plural rules for \"\(tag)\".")
         }
         let category: String?
-        switch request.fields["count"] {
+        switch request["count"] {
         case .number(let number)?:
             guard let value = number.doubleValue else {
                 throw CoreError.invalidField("count", message: "The count \(number.text.prefix(32)) is out of range.")
@@ -159,10 +162,10 @@ public struct NamesPlugin: FormatterPlugin {
                     "count", message: "The count \"\(text.prefix(32))\" is not a decimal such as \"1.0\" or \"-2.50\".")
             }
             category = found
-        case nil, .null?:
+        case nil:
             throw CoreError.invalidField("count", message: "The field \"count\" is required.")
         case let other?:
-            throw Request.wrongType("count", expected: "a number or a decimal string", got: other)
+            throw request.wrongType("count", expected: "a number or a decimal string", got: other)
         }
         guard let category else { throw CoreError.internal("ICU returned no plural category") }
         return ["category": .string(category)]
@@ -171,10 +174,10 @@ public struct NamesPlugin: FormatterPlugin {
     // MARK: - message
 
     /// Formats a catalogue message in the viewer's language, or in English when that language lacks the key.
-    private func message(_ request: Request) throws -> JSONObject {
-        let key = try request.requiredString("key")
+    private func message(_ request: FieldReader) throws -> JSONObject {
+        let key = try request.required("key")
         let resolved = try request.locale(resolver)
-        let arguments = try request.object("args") ?? [:]
+        let arguments = try request.object("args") ?? FieldReader([:], path: "args")
         guard key.utf8.count <= longestKey, let entry = catalogue.entries[key] else { throw NamesError.unknownKey(key) }
         let language = entry.languages[resolved.language] != nil ? resolved.language : "en"
         guard let message = entry.languages[language] else { throw NamesError.unknownKey(key) }
@@ -186,11 +189,11 @@ public struct NamesPlugin: FormatterPlugin {
     }
 
     private static func argument(
-        _ name: String, kind: ArgumentKind, in arguments: JSONObject
+        _ name: String, kind: ArgumentKind, in arguments: FieldReader
     ) throws(CoreError) -> (name: String, value: String, isNumber: Bool) {
-        let field = "args.\(name)"
+        let field = arguments.path(name)
         switch (arguments[name], kind) {
-        case (nil, _), (.null?, _):
+        case (nil, _):
             throw .invalidField(field, message: "The message needs the argument \"\(name)\".")
         case (.number(let number)?, .text), (.number(let number)?, .number):
             guard let decimal = number.decimalText else {
@@ -208,7 +211,7 @@ public struct NamesPlugin: FormatterPlugin {
         case (.number(let number)?, .select):
             return (name, number.text, false)
         case (let other?, _):
-            throw Request.wrongType(field, expected: "a string or a number", got: other)
+            throw arguments.wrongType(name, expected: "a string or a number", got: other)
         }
     }
 

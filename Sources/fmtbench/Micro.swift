@@ -50,11 +50,12 @@ struct MicroBenchmark {
         var sink = 0
         for (op, lines) in mix.linesByOp {
             let requests = try lines.map { try Request(try JSONReader.parse($0)) }
-            let bodies: [JSONObject] = try requests.map { request in
-                if let plugin = registry.current.plugin(for: request.op) { return try plugin.handle(request) }
-                return ["version": "fmtbench"]
+            let plugins = requests.map { request in
+                registry.current.plugins.first { type(of: $0).ops.contains(request.op) }
             }
-            let plugins = requests.map { registry.current.plugin(for: $0.op) }
+            let bodies: [JSONObject] = try zip(plugins, requests).map { plugin, request in
+                try plugin?.handle(request) ?? ["version": "fmtbench"]
+            }
             var out: [UInt8] = []
             out.reserveCapacity(64 * 1024)
             let stages: [Stage] = [
@@ -92,12 +93,6 @@ struct MicroBenchmark {
         let builtins = Dictionary(uniqueKeysWithValues: builtinOps.map { ($0, $0.count) })
         let probes: [(String, (Int) -> Void)] = [
             ("PluginRegistry.current (Mutex + retain)", { _ in withExtendedLifetime(registry.current) {} }),
-            (
-                "PluginSet.plugin(for:) (String-keyed dictionary)",
-                { _ in
-                    withExtendedLifetime(registry.current.plugin(for: "date")) {}
-                }
-            ),
             (
                 "builtins[op] (String-keyed dictionary, 3 entries)",
                 { index in

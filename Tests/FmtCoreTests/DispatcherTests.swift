@@ -5,13 +5,15 @@ import Testing
 /// A plugin that fails the way a bug would: it answers `internal`.
 struct FailingPlugin: FormatterPlugin {
     static let name = "failing"
-    static let ops = ["fail"]
+    enum Op: String, PluginOp {
+        case fail
+    }
 
     init(loading data: DataStore, environment: PluginEnvironment) throws {}
 
     var dataInfo: JSONObject { [:] }
 
-    func handle(_ request: Request) throws -> JSONObject {
+    func handle(_ op: Op, _ request: Request) throws -> JSONObject {
         throw CoreError.internal("the fixture failed on purpose")
     }
 }
