@@ -62,7 +62,7 @@ public struct AddressPlugin: FormatterPlugin {
     }
 
     /// `address`: the formatted lines, the one-line form, labelled fields and warnings.
-    private func formatAddress(_ request: FieldReader) throws(CoreError) -> JSONObject {
+    private func formatAddress(_ request: RequestFields) throws(CoreError) -> JSONObject {
         let locale = try request.locale(resolver)
         guard let object = try request.object("address") else {
             throw .invalidField(
@@ -99,7 +99,7 @@ public struct AddressPlugin: FormatterPlugin {
 
     /// `addressFormat`: a country's format with localised labels, its layout, one-line template, postal-code
     /// rule and example, the example rendered as `address` would for this viewer.
-    private func describeFormat(_ request: FieldReader) throws(CoreError) -> JSONObject {
+    private func describeFormat(_ request: RequestFields) throws(CoreError) -> JSONObject {
         let locale = try request.locale(resolver)
         let country = try country(request, "country").code
         let format = catalog.formats[country] ?? catalog.fallback
@@ -153,12 +153,12 @@ public struct AddressPlugin: FormatterPlugin {
     }
 
     /// The viewer's region: `viewerRegion` when sent, else the locale's region; nil shows the country line.
-    private func viewerRegion(_ request: FieldReader, locale: ResolvedLocale) throws(CoreError) -> Region? {
+    private func viewerRegion(_ request: RequestFields, locale: ResolvedLocale) throws(CoreError) -> Region? {
         try request.region("viewerRegion", noun: "country") ?? locale.viewerRegion
     }
 
     /// The entered address: each field's last value, checked in `AddressField.allCases` order, then the country.
-    private func input(_ object: FieldReader) throws(CoreError) -> AddressInput {
+    private func input(_ object: RequestFields) throws(CoreError) -> AddressInput {
         var values = FieldMap<String>()
         for field in AddressField.allCases {
             guard let text = try object.string(field.rawValue) else { continue }
@@ -168,7 +168,7 @@ public struct AddressPlugin: FormatterPlugin {
         return AddressInput(values: values, country: try country(object, "country").code)
     }
 
-    private func country(_ request: FieldReader, _ name: String) throws(CoreError) -> Region {
+    private func country(_ request: RequestFields, _ name: String) throws(CoreError) -> Region {
         guard let region = try request.region(name, noun: "country", example: "BE") else {
             throw .invalidField(
                 request.path(name),

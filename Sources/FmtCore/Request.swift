@@ -4,7 +4,7 @@ public struct Request: Sendable {
     public let op: String
     public let id: JSONValue
     /// The request's members, `op` and `id` included.
-    public let fields: FieldReader
+    public let fields: RequestFields
 
     public init(op: String, id: JSONValue = .null, fields: JSONObject) {
         self.op = op

@@ -62,7 +62,7 @@ public struct NamesPlugin: FormatterPlugin {
     // MARK: - sort, sortKey
 
     /// Sorts with the requested locale's own collator; equal names (NFC and NFD spellings) keep input order.
-    private func sort(_ request: FieldReader) throws -> JSONObject {
+    private func sort(_ request: RequestFields) throws -> JSONObject {
         let collator = try collator(for: request)
         guard let names = try names(request) else {
             throw CoreError.invalidField("names", message: "The field \"names\" is required.")
@@ -76,7 +76,7 @@ public struct NamesPlugin: FormatterPlugin {
     }
 
     /// Hex sort keys: byte (or hex string) comparison orders them as the collator orders the names.
-    private func sortKey(_ request: FieldReader) throws -> JSONObject {
+    private func sortKey(_ request: RequestFields) throws -> JSONObject {
         let collator = try collator(for: request)
         let single = try request.string("name")
         let many = try names(request)
@@ -96,7 +96,7 @@ public struct NamesPlugin: FormatterPlugin {
         }
     }
 
-    private func collator(for request: FieldReader) throws -> Collator {
+    private func collator(for request: RequestFields) throws -> Collator {
         let tag = try request.locale(resolver).requested.description
         guard let collator = collators.value(for: tag) else {
             throw CoreError.invalidField("locale", message: "ICU has no collator for \"\(tag)\".")
@@ -105,7 +105,7 @@ public struct NamesPlugin: FormatterPlugin {
     }
 
     /// The `names` field within the limit, or nil when absent.
-    private func names(_ request: FieldReader) throws -> [String]? {
+    private func names(_ request: RequestFields) throws -> [String]? {
         guard let names = try request.strings("names") else { return nil }
         guard names.count <= Self.maximumNames else {
             throw CoreError.invalidField(
@@ -128,7 +128,7 @@ public struct NamesPlugin: FormatterPlugin {
     // MARK: - language
 
     /// The core's resolution of a tag, or the supported languages with their names in each of them.
-    private func language(_ request: FieldReader) throws -> JSONObject {
+    private func language(_ request: RequestFields) throws -> JSONObject {
         guard let tag = try request.string("tag") else {
             return ["supported": JSONValue(resolver.supported), "languages": .array(languages)]
         }
@@ -144,7 +144,7 @@ public struct NamesPlugin: FormatterPlugin {
     // MARK: - plural
 
     /// The CLDR plural category of `count` in the requested language's own rules.
-    private func plural(_ request: FieldReader) throws -> JSONObject {
+    private func plural(_ request: RequestFields) throws -> JSONObject {
         let tag = try request.locale(resolver).requested.description
         guard let rules = pluralRules.value(for: tag) else {
             throw CoreError.invalidField("locale", message: "ICU has no plural rules for \"\(tag)\".")
@@ -174,10 +174,10 @@ public struct NamesPlugin: FormatterPlugin {
     // MARK: - message
 
     /// Formats a catalogue message in the viewer's language, or in English when that language lacks the key.
-    private func message(_ request: FieldReader) throws -> JSONObject {
+    private func message(_ request: RequestFields) throws -> JSONObject {
         let key = try request.required("key")
         let resolved = try request.locale(resolver)
-        let arguments = try request.object("args") ?? FieldReader([:], path: "args")
+        let arguments = try request.object("args") ?? RequestFields([:], path: "args")
         guard key.utf8.count <= longestKey, let entry = catalogue.entries[key] else { throw NamesError.unknownKey(key) }
         let language = entry.languages[resolved.language] != nil ? resolved.language : "en"
         guard let message = entry.languages[language] else { throw NamesError.unknownKey(key) }
@@ -189,7 +189,7 @@ public struct NamesPlugin: FormatterPlugin {
     }
 
     private static func argument(
-        _ name: String, kind: ArgumentKind, in arguments: FieldReader
+        _ name: String, kind: ArgumentKind, in arguments: RequestFields
     ) throws(CoreError) -> (name: String, value: String, isNumber: Bool) {
         let field = arguments.path(name)
         switch (arguments[name], kind) {
