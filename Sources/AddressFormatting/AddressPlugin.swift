@@ -54,15 +54,15 @@ public struct AddressPlugin: FormatterPlugin {
         ]
     }
 
-    public func handle(_ op: Op, _ request: Request) throws -> JSONObject {
+    public func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
         switch op {
-        case .address: try formatAddress(request.fields)
-        case .addressFormat: try describeFormat(request.fields)
+        case .address: try formatAddress(request.fields, into: &response)
+        case .addressFormat: try describeFormat(request.fields, into: &response)
         }
     }
 
     /// `address`: the formatted lines, the one-line form, labelled fields and warnings.
-    private func formatAddress(_ request: RequestFields) throws(CoreError) -> JSONObject {
+    private func formatAddress(_ request: RequestFields, into response: inout ResponseWriter) throws(CoreError) {
         let locale = try request.locale(resolver)
         guard let object = try request.object("address") else {
             throw .invalidField(
@@ -75,81 +75,81 @@ public struct AddressPlugin: FormatterPlugin {
         let rendered = renderer.render(
             input, format: format, language: locale.language, countryName: countryName,
             showCountry: viewer?.code != input.country)
-        // Members as arrays rather than dictionary literals: one allocation per object instead of two.
-        return JSONObject([
-            .init(key: "lang", value: .string(locale.language)),
-            .init(key: "country", value: .string(input.country)),
-            .init(key: "format", value: .string(format.key)),
-            .init(key: "lines", value: JSONValue(rendered.lines)),
-            .init(key: "oneLine", value: .string(rendered.oneLine)),
-            .init(
-                key: "fields",
-                value: .array(
-                    rendered.fields.map {
-                        .object(
-                            JSONObject([
-                                .init(key: "field", value: .string($0.field)),
-                                .init(key: "label", value: .string($0.label)),
-                                .init(key: "value", value: .string($0.value)),
-                            ]))
-                    })),
-            .init(key: "warnings", value: .array(rendered.warnings.map(\.json))),
-        ])
+        response.member("lang", locale.language)
+        response.member("country", input.country)
+        response.member("format", format.key)
+        response.member("lines", rendered.lines)
+        response.member("oneLine", rendered.oneLine)
+        response.array("fields") { fields in
+            for field in rendered.fields {
+                fields.objectElement { object in
+                    object.member("field", field.field)
+                    object.member("label", field.label)
+                    object.member("value", field.value)
+                }
+            }
+        }
+        response.array("warnings") { warnings in
+            for warning in rendered.warnings {
+                warnings.objectElement { object in
+                    object.member("code", warning.code)
+                    object.member("field", warning.field)
+                    object.member("message", warning.message)
+                }
+            }
+        }
     }
 
     /// `addressFormat`: a country's format with localised labels, its layout, one-line template, postal-code
     /// rule and example, the example rendered as `address` would for this viewer.
-    private func describeFormat(_ request: RequestFields) throws(CoreError) -> JSONObject {
+    private func describeFormat(_ request: RequestFields, into response: inout ResponseWriter) throws(CoreError) {
         let locale = try request.locale(resolver)
         let country = try country(request, "country").code
         let format = catalog.formats[country] ?? catalog.fallback
         let viewer = try viewerRegion(request, locale: locale)
         let countryName = territories.name(country, locale: locale)
         let fieldLabels = renderer.formatTexts(format, locale.language).fieldLabels
-        var fields: [JSONValue] = format.fields.map { field in
-            .object([
-                "field": .string(field.rawValue),
-                "label": .string(fieldLabels[field]!),
-                "required": .bool(format.required.contains(field)),
-            ])
-        }
-        fields.append(
-            .object([
-                "field": "country", "label": .string(renderer.countryLabel(locale.language)),
-                "required": true,
-            ]))
         var exampleValues = FieldMap<String>()
-        var exampleAddress = JSONObject()
-        for (field, value) in format.example {
-            exampleValues[field] = value
-            exampleAddress.append(field.rawValue, .string(value))
-        }
-        exampleAddress.append("country", .string(country))
+        for (field, value) in format.example { exampleValues[field] = value }
         let example = renderer.render(
             AddressInput(values: exampleValues, country: country), format: format, language: locale.language,
             countryName: countryName, showCountry: viewer?.code != country)
-        var postalCode = JSONValue.null
-        if let rule = format.postalCode {
-            postalCode = .object([
-                "pattern": .string(rule.pattern),
-                "example": JSONValue(format.examplePostalCode),
-            ])
+        response.member("lang", locale.language)
+        response.member("country", country)
+        response.member("countryName", countryName)
+        response.member("format", format.key)
+        response.array("fields") { fields in
+            for field in format.fields {
+                fields.objectElement { object in
+                    object.member("field", field.rawValue)
+                    object.member("label", fieldLabels[field]!)
+                    object.member("required", format.required.contains(field))
+                }
+            }
+            fields.objectElement { object in
+                object.member("field", "country")
+                object.member("label", renderer.countryLabel(locale.language))
+                object.member("required", true)
+            }
         }
-        return [
-            "lang": .string(locale.language),
-            "country": .string(country),
-            "countryName": .string(countryName),
-            "format": .string(format.key),
-            "fields": .array(fields),
-            "layout": JSONValue(format.lines.map(\.source)),
-            "oneLine": .string(format.oneLine.source),
-            "postalCode": postalCode,
-            "example": .object([
-                "address": .object(exampleAddress),
-                "lines": JSONValue(example.lines),
-                "oneLine": .string(example.oneLine),
-            ]),
-        ]
+        response.member("layout", format.lines.map(\.source))
+        response.member("oneLine", format.oneLine.source)
+        if let rule = format.postalCode {
+            response.object("postalCode") { postalCode in
+                postalCode.member("pattern", rule.pattern)
+                postalCode.member("example", format.examplePostalCode)
+            }
+        } else {
+            response.null("postalCode")
+        }
+        response.object("example") { object in
+            object.object("address") { address in
+                for (field, value) in format.example { address.member(named: field.rawValue, value) }
+                address.member("country", country)
+            }
+            object.member("lines", example.lines)
+            object.member("oneLine", example.oneLine)
+        }
     }
 
     /// The viewer's region: `viewerRegion` when sent, else the locale's region; nil shows the country line.

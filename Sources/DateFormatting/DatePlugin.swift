@@ -53,19 +53,17 @@ public struct DatePlugin: FormatterPlugin {
 
     /// Answers `{"op":"date","date":…,"yearShared":…,"locale":…,"style":…}` with `lang`, `locale`, `text`
     /// and `pattern`, in that order.
-    public func handle(_ op: Op, _ request: Request) throws -> JSONObject {
+    public func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
         let fields = request.fields
         let date = try CalendarDate(parsing: try fields.required("date"))
         let yearShared = try fields.bool("yearShared") ?? false
         let style = try fields.enum("style", as: DateStyle.self, noun: "a date style") ?? .long
         let locale = try fields.locale(resolver)
         let formatted = try format(date, locale: locale, style: style, yearShared: yearShared)
-        return [
-            "lang": .string(locale.language),
-            "locale": .string(locale.tag),
-            "text": .string(formatted.text),
-            "pattern": .string(formatted.pattern),
-        ]
+        response.member("lang", locale.language)
+        response.member("locale", locale.tag)
+        response.member("text", formatted.text)
+        response.member("pattern", formatted.pattern)
     }
 
     /// Formats a date for a resolved locale; the year appears only when the date has one and it is shared.

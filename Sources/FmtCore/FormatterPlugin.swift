@@ -28,26 +28,34 @@ public protocol FormatterPlugin: Sendable {
     /// Describes the loaded data for `info`: at least `source`, `version` and `checksum`.
     var dataInfo: JSONObject { get }
 
-    /// Answers one request for `op` with the response members after `id` and `ok`.
-    /// Caller mistakes are thrown as `WireError`s; anything else is reported as `internal`.
-    func handle(_ op: Op, _ request: Request) throws -> JSONObject
+    /// Answers one request for `op` by appending the response's members (after `id` and `ok`) to `response`,
+    /// in the op's fixed member order. Caller mistakes are thrown as `WireError`s, anything else is reported as
+    /// `internal`; what was appended before a throw is discarded.
+    func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws
 }
 
 extension FormatterPlugin {
     /// The wire names of `Op`'s cases, in declaration order.
     public static var ops: [String] { Op.allCases.map(\.rawValue) }
 
-    /// Answers a request by its `op` text, matched by bytes: `unknown_op` unless this plugin serves it.
+    /// Answers a request by its `op` text, matched by bytes (`unknown_op` unless this plugin serves it), with
+    /// the response's members as an object: for tests and tools, not the daemon's path.
     public func handle(_ request: Request) throws -> JSONObject {
         guard let op = Op.allCases.first(where: { $0.rawValue.hasSameBytes(as: request.op) }) else {
             throw CoreError.unknownOp(String(request.op.prefix(64)))
         }
-        return try handle(op, request)
+        var writer = ResponseWriter(bytes: [UInt8(ascii: "{")])
+        try handle(op, request, into: &writer)
+        let bytes = writer.bytes + [UInt8(ascii: "}")]
+        guard let object = try JSONReader.parse(bytes).objectValue else {
+            throw CoreError.internal("the plugin wrote no object")
+        }
+        return object
     }
 
     /// Answers a request for the op at `index` in `Op.allCases`, as the dispatcher's route table names it.
-    func handle(opAt index: Int, _ request: Request) throws -> JSONObject {
+    func handle(opAt index: Int, _ request: Request, into response: inout ResponseWriter) throws {
         let all = Op.allCases
-        return try handle(all[all.index(all.startIndex, offsetBy: index)], request)
+        try handle(all[all.index(all.startIndex, offsetBy: index)], request, into: &response)
     }
 }

@@ -18,7 +18,8 @@ public struct NamesPlugin: FormatterPlugin {
     private let catalogue: MessageCatalogue
     /// The longest key in bytes: a longer `key` names no message, and is refused before it is hashed.
     private let longestKey: Int
-    private let languages: [JSONValue]
+    /// The `languages` member of `language` without a tag, written once at load.
+    private let languages: JSONValue
     private let info: JSONObject
 
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
@@ -26,15 +27,18 @@ public struct NamesPlugin: FormatterPlugin {
         catalogue = try MessageCatalogue(loading: data)
         longestKey = catalogue.entries.keys.map(\.utf8.count).max() ?? 0
         let supported = resolver.supported
-        languages = supported.map { language in
-            var names = JSONObject()
-            for viewer in supported { names.append(viewer, JSONValue(ICUInfo.languageName(language, locale: viewer))) }
-            return [
-                "language": .string(language),
-                "name": JSONValue(ICUInfo.languageName(language, locale: language)),
-                "names": .object(names),
-            ]
-        }
+        languages = .array(
+            supported.map { language in
+                var names = JSONObject()
+                for viewer in supported {
+                    names.append(viewer, JSONValue(ICUInfo.languageName(language, locale: viewer)))
+                }
+                return [
+                    "language": .string(language),
+                    "name": JSONValue(ICUInfo.languageName(language, locale: language)),
+                    "names": .object(names),
+                ]
+            })
         info = [
             "source": .string(data.sourceDescription),
             "version": .string(ICUInfo.version),
@@ -48,21 +52,21 @@ public struct NamesPlugin: FormatterPlugin {
 
     public var dataInfo: JSONObject { info }
 
-    public func handle(_ op: Op, _ request: Request) throws -> JSONObject {
+    public func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
         let fields = request.fields
-        return switch op {
-        case .sort: try sort(fields)
-        case .sortKey: try sortKey(fields)
-        case .language: try language(fields)
-        case .plural: try plural(fields)
-        case .message: try message(fields)
+        switch op {
+        case .sort: try sort(fields, into: &response)
+        case .sortKey: try sortKey(fields, into: &response)
+        case .language: try language(fields, into: &response)
+        case .plural: try plural(fields, into: &response)
+        case .message: try message(fields, into: &response)
         }
     }
 
     // MARK: - sort, sortKey
 
     /// Sorts with the requested locale's own collator; equal names (NFC and NFD spellings) keep input order.
-    private func sort(_ request: RequestFields) throws -> JSONObject {
+    private func sort(_ request: RequestFields, into response: inout ResponseWriter) throws {
         let collator = try collator(for: request)
         guard let names = try names(request) else {
             throw CoreError.invalidField("names", message: "The field \"names\" is required.")
@@ -72,22 +76,22 @@ public struct NamesPlugin: FormatterPlugin {
             let result = collator.compare(utf8[a], utf8[b])
             return result != 0 ? result < 0 : a < b
         }
-        return ["sorted": JSONValue(order.map { names[$0] }), "order": .array(order.map { JSONValue($0) })]
+        response.member("sorted", order.map { names[$0] })
+        response.member("order", order)
     }
 
     /// Hex sort keys: byte (or hex string) comparison orders them as the collator orders the names.
-    private func sortKey(_ request: RequestFields) throws -> JSONObject {
+    private func sortKey(_ request: RequestFields, into response: inout ResponseWriter) throws {
         let collator = try collator(for: request)
         let single = try request.string("name")
         let many = try names(request)
         switch (single, many) {
         case (let name?, nil):
-            return ["key": .string(Self.hex(collator.sortKey(name))), "collationVersion": .string(collator.version)]
+            response.member("key", Self.hex(collator.sortKey(name)))
+            response.member("collationVersion", collator.version)
         case (nil, let names?):
-            return [
-                "keys": JSONValue(names.map { Self.hex(collator.sortKey($0)) }),
-                "collationVersion": .string(collator.version),
-            ]
+            response.member("keys", names.map { Self.hex(collator.sortKey($0)) })
+            response.member("collationVersion", collator.version)
         case (nil, nil):
             throw CoreError.invalidField(
                 "name", message: "Send \"name\" (one string) or \"names\" (an array of strings).")
@@ -128,23 +132,23 @@ public struct NamesPlugin: FormatterPlugin {
     // MARK: - language
 
     /// The core's resolution of a tag, or the supported languages with their names in each of them.
-    private func language(_ request: RequestFields) throws -> JSONObject {
+    private func language(_ request: RequestFields, into response: inout ResponseWriter) throws {
         guard let tag = try request.string("tag") else {
-            return ["supported": JSONValue(resolver.supported), "languages": .array(languages)]
+            response.member("supported", resolver.supported)
+            response.member("languages", languages)
+            return
         }
         let resolved = try resolver.resolve(tag, field: "tag")
-        return [
-            "language": .string(resolved.language),
-            "match": .string(resolved.match.rawValue),
-            "locale": .string(resolved.tag),
-            "supported": JSONValue(resolver.supported),
-        ]
+        response.member("language", resolved.language)
+        response.member("match", resolved.match.rawValue)
+        response.member("locale", resolved.tag)
+        response.member("supported", resolver.supported)
     }
 
     // MARK: - plural
 
     /// The CLDR plural category of `count` in the requested language's own rules.
-    private func plural(_ request: RequestFields) throws -> JSONObject {
+    private func plural(_ request: RequestFields, into response: inout ResponseWriter) throws {
         let tag = try request.locale(resolver).requested.description
         guard let rules = pluralRules.value(for: tag) else {
             throw CoreError.invalidField("locale", message: "ICU has no plural rules for \"\(tag)\".")
@@ -168,13 +172,13 @@ public struct NamesPlugin: FormatterPlugin {
             throw request.wrongType("count", expected: "a number or a decimal string", got: other)
         }
         guard let category else { throw CoreError.internal("ICU returned no plural category") }
-        return ["category": .string(category)]
+        response.member("category", category)
     }
 
     // MARK: - message
 
     /// Formats a catalogue message in the viewer's language, or in English when that language lacks the key.
-    private func message(_ request: RequestFields) throws -> JSONObject {
+    private func message(_ request: RequestFields, into response: inout ResponseWriter) throws {
         let key = try request.required("key")
         let resolved = try request.locale(resolver)
         let arguments = try request.object("args") ?? RequestFields([:], path: "args")
@@ -185,7 +189,9 @@ public struct NamesPlugin: FormatterPlugin {
         for (name, kind) in message.arguments {
             values.append(try Self.argument(name, kind: kind, in: arguments))
         }
-        return ["lang": .string(language), "text": .string(try message.format(values))]
+        let text = try message.format(values)
+        response.member("lang", language)
+        response.member("text", text)
     }
 
     private static func argument(

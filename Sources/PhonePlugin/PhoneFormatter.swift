@@ -42,7 +42,7 @@ public struct PhoneFormatter: FormatterPlugin {
 
     /// Answers `{"op":"phone","number":…,"defaultRegion":…,"viewerRegion":…}` with `valid, e164, region, type,
     /// national, international, rfc3966, display, extension`, in that order.
-    public func handle(_ op: Op, _ request: Request) throws -> JSONObject {
+    public func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
         let fields = request.fields
         let number = try fields.required("number")
         let defaultRegion = try fields.region("defaultRegion")
@@ -58,21 +58,19 @@ public struct PhoneFormatter: FormatterPlugin {
         } catch {
             throw PhoneNumberError.invalidNumber(error)
         }
-        return Self.response(description)
+        Self.write(description, to: &response)
     }
 
-    static func response(_ description: PhoneDescription) -> JSONObject {
-        [
-            "valid": .bool(description.valid),
-            "e164": .string(description.e164),
-            "region": JSONValue(description.region),
-            "type": .string(description.type.rawValue),
-            "national": .string(description.national),
-            "international": .string(description.international),
-            "rfc3966": .string(description.rfc3966),
-            "display": .string(description.display),
-            "extension": JSONValue(description.phoneExtension),
-        ]
+    static func write(_ description: PhoneDescription, to response: inout ResponseWriter) {
+        response.member("valid", description.valid)
+        response.member("e164", description.e164)
+        response.member("region", description.region)
+        response.member("type", description.type.rawValue)
+        response.member("national", description.national)
+        response.member("international", description.international)
+        response.member("rfc3966", description.rfc3966)
+        response.member("display", description.display)
+        response.member("extension", description.phoneExtension)
     }
 
     private static func dataError(_ error: PhoneMetadataError) -> DataError {

@@ -13,7 +13,7 @@ struct FailingPlugin: FormatterPlugin {
 
     var dataInfo: JSONObject { [:] }
 
-    func handle(_ op: Op, _ request: Request) throws -> JSONObject {
+    func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
         throw CoreError.internal("the fixture failed on purpose")
     }
 }
