@@ -38,14 +38,19 @@ extension FormatterPlugin {
     /// The wire names of `Op`'s cases, in declaration order.
     public static var ops: [String] { Op.allCases.map(\.rawValue) }
 
-    /// Answers a request by its `op` text, matched by bytes (`unknown_op` unless this plugin serves it), with
-    /// the response's members as an object: for tests and tools, not the daemon's path.
-    public func handle(_ request: Request) throws -> JSONObject {
+    /// Answers a request by its `op` text, matched by bytes (`unknown_op` unless this plugin serves it).
+    public func handle(_ request: Request, into response: inout ResponseWriter) throws {
         guard let op = Op.allCases.first(where: { $0.rawValue.hasSameBytes(as: request.op) }) else {
             throw CoreError.unknownOp(String(request.op.prefix(64)))
         }
+        try handle(op, request, into: &response)
+    }
+
+    /// Answers a request by its `op` text with the response's members as an object: for tests and tools, not
+    /// the daemon's path.
+    public func handle(_ request: Request) throws -> JSONObject {
         var writer = ResponseWriter(bytes: [UInt8(ascii: "{")])
-        try handle(op, request, into: &writer)
+        try handle(request, into: &writer)
         let bytes = writer.bytes + [UInt8(ascii: "}")]
         guard let object = try JSONReader.parse(bytes).objectValue else {
             throw CoreError.internal("the plugin wrote no object")
