@@ -15,7 +15,7 @@ public final class Dispatcher: Sendable {
     /// which is the same in every generation the registry loads.
     private enum Route: Sendable {
         case builtin(BuiltinOp, slot: Int)
-        case plugin(index: Int, op: Int, slot: Int)
+        case plugin(index: Int, op: String, slot: Int)
     }
 
     /// Told of every `internal` answer (the op and the error's message), so a bug never goes unlogged.
@@ -38,9 +38,7 @@ public final class Dispatcher: Sendable {
         stats = RequestStats(ops: ops)
         var routes: [WireName: Route] = [:]
         for (index, type) in registry.pluginTypes.enumerated() {
-            for (opIndex, op) in type.ops.enumerated() {
-                routes[WireName(op)] = .plugin(index: index, op: opIndex, slot: stats.slot(for: op))
-            }
+            for op in type.ops { routes[WireName(op)] = .plugin(index: index, op: op, slot: stats.slot(for: op)) }
         }
         for (op, builtin) in builtins { routes[WireName(op)] = .builtin(builtin, slot: stats.slot(for: op)) }
         self.routes = routes
@@ -82,7 +80,7 @@ public final class Dispatcher: Sendable {
                 let start = out.count
                 Self.appendEnvelope(id: request.id, to: &out)
                 do {
-                    try ResponseWriter.appendMembers(to: &out) { try plugin.handle(opAt: op, request, into: &$0) }
+                    try ResponseWriter.appendMembers(to: &out) { try plugin.handle(op: op, request, into: &$0) }
                 } catch {
                     out.removeSubrange(start...)
                     throw error

@@ -58,9 +58,9 @@ extension FormatterPlugin {
         return object
     }
 
-    /// Answers a request for the op at `index` in `Op.allCases`, as the dispatcher's route table names it.
-    func handle(opAt index: Int, _ request: Request, into response: inout ResponseWriter) throws {
-        let all = Op.allCases
-        try handle(all[all.index(all.startIndex, offsetBy: index)], request, into: &response)
+    /// Answers a request for the op named `op`, one of `ops` as the dispatcher's route table holds it.
+    func handle(op: String, _ request: Request, into response: inout ResponseWriter) throws {
+        guard let op = Op(rawValue: op) else { throw CoreError.unknownOp(op) }
+        try handle(op, request, into: &response)
     }
 }
