@@ -80,21 +80,26 @@ public struct AddressPlugin: FormatterPlugin {
         response.member("format", format.key)
         response.member("lines", rendered.lines)
         response.member("oneLine", rendered.oneLine)
-        response.array("fields") { fields in
-            for field in rendered.fields {
-                fields.objectElement { object in
-                    object.member("field", field.field)
-                    object.member("label", field.label)
-                    object.member("value", field.value)
-                }
-            }
+        Self.appendObjects("fields", rendered.fields, keys: ("field", "label", "value"), to: &response) {
+            ($0.field, $0.label, $0.value)
         }
-        response.array("warnings") { warnings in
-            for warning in rendered.warnings {
-                warnings.objectElement { object in
-                    object.member("code", warning.code)
-                    object.member("field", warning.field)
-                    object.member("message", warning.message)
+        Self.appendObjects("warnings", rendered.warnings, keys: ("code", "field", "message"), to: &response) {
+            ($0.code, $0.field, $0.message)
+        }
+    }
+
+    /// An array member of objects with three string members each (`fields`, `warnings`).
+    private static func appendObjects<Item>(
+        _ name: StaticString, _ items: [Item], keys: (StaticString, StaticString, StaticString),
+        to response: inout ResponseWriter, _ values: (Item) -> (String, String, String)
+    ) {
+        response.array(name) { array in
+            for item in items {
+                let (first, second, third) = values(item)
+                array.objectElement { object in
+                    object.member(keys.0, first)
+                    object.member(keys.1, second)
+                    object.member(keys.2, third)
                 }
             }
         }
