@@ -36,6 +36,18 @@ let package = Package(
 
         // Formatter plugins.
         .target(name: "AddressFormatting", dependencies: ["FmtCore", "CICU"]),
+        .executableTarget(name: "address-formats-gen", dependencies: ["FmtCore"]),
+        .plugin(
+            name: "GenerateAddressFormats",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-address-formats",
+                    description: "Convert libaddressinput's and OpenCage's address data to data/address-formats.json"
+                ),
+                permissions: [.writeToPackageDirectory(reason: "Writes data/address-formats.json")]
+            ),
+            dependencies: ["address-formats-gen"]
+        ),
         .target(name: "DateFormatting", dependencies: ["FmtCore", "CICU"]),
         .target(name: "PhoneNumbers"),
         .executableTarget(name: "phone-metadata-gen", dependencies: ["PhoneNumbers"]),
@@ -82,7 +94,10 @@ let package = Package(
         .testTarget(name: "FmtHostTests", dependencies: ["FmtHost", "FmtCore"]),
         .testTarget(name: "FmtClientTests", dependencies: ["FmtClient", "FmtCore"]),
         .testTarget(name: "FmtCommandLineTests", dependencies: ["FmtCommandLine"]),
-        .testTarget(name: "AddressFormattingTests", dependencies: ["AddressFormatting", "FmtCore"]),
+        .testTarget(
+            name: "AddressFormattingTests", dependencies: ["AddressFormatting", "FmtCore", "address-formats-gen"],
+            exclude: ["Vectors"]
+        ),
         .testTarget(name: "DateFormattingTests", dependencies: ["DateFormatting", "FmtCore"], exclude: ["Reference"]),
         .testTarget(
             name: "PhoneNumbersTests", dependencies: ["PhoneNumbers", "phone-metadata-gen"],

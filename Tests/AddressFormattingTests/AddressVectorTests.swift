@@ -4,9 +4,10 @@ import Testing
 
 /// The shared vectors run in-process here (fast, pinpoints the case); IntegrationTests runs them over the socket.
 @Suite struct AddressVectorTests {
-    @Test func everyVectorMatchesWhenHandledInProcess() throws {
+    @Test(arguments: AddressVector.files)
+    func everyVectorMatchesWhenHandledInProcess(file: String) throws {
         let plugin = try loadPlugin()
-        let vectors = try AddressVector.load()
+        let vectors = try AddressVector.load(file)
         #expect(vectors.count >= 60)
         for vector in vectors {
             let request = try Request(.object(vector.request))

@@ -74,11 +74,14 @@ struct AddressVector {
     let response: JSONObject?
     let error: JSONObject?
 
-    static func load() throws -> [AddressVector] {
+    /// The hand-written vectors, then the one-per-country vectors.
+    static let files = ["vectors/address-format.json", "vectors/address-countries.json"]
+
+    static func load(_ file: String = "vectors/address-format.json") throws -> [AddressVector] {
         let store = DataStore(source: .directory(dataDirectory), localDirectory: nil)
-        guard case .object(let document) = try store.readJSON("vectors/address-format.json"),
+        guard case .object(let document) = try store.readJSON(file),
             case .array(let cases)? = document["cases"]
-        else { throw DataError(file: "vectors/address-format.json", "no cases array") }
+        else { throw DataError(file: file, "no cases array") }
         return cases.compactMap(\.objectValue).map {
             AddressVector(
                 source: $0["source"]?.stringValue ?? "", request: $0["request"]?.objectValue ?? [:],

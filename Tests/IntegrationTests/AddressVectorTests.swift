@@ -6,17 +6,21 @@ import Testing
 /// `data/vectors/address-format.json` through the real daemon over its socket, and the reload of
 /// `address-formats.d/` as an operator does it: drop a file in, send SIGHUP.
 @Suite struct AddressVectorTests {
-    static func vectors() throws -> [JSONObject] {
+    /// The hand-written vectors, then the one-per-country vectors.
+    static let files = ["vectors/address-format.json", "vectors/address-countries.json"]
+
+    static func vectors(_ file: String) throws -> [JSONObject] {
         let store = DataStore(source: .directory(Paths.dataDirectory), localDirectory: nil)
-        guard case .object(let document) = try store.readJSON("vectors/address-format.json"),
+        guard case .object(let document) = try store.readJSON(file),
             case .array(let cases)? = document["cases"]
-        else { throw DataError(file: "vectors/address-format.json", "no cases array") }
+        else { throw DataError(file: file, "no cases array") }
         return cases.compactMap(\.objectValue)
     }
 
-    @Test func everyAddressVectorMatchesOverTheSocket() throws {
+    @Test(arguments: files)
+    func everyAddressVectorMatchesOverTheSocket(file: String) throws {
         let daemon = try Daemon.start()
-        let vectors = try Self.vectors()
+        let vectors = try Self.vectors(file)
         #expect(vectors.count >= 60)
         for (index, vector) in vectors.enumerated() {
             var request = vector["request"]?.objectValue ?? [:]
@@ -42,37 +46,39 @@ import Testing
         let config = try Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: config) }
         let daemon = try Daemon.start(configDirectory: config)
+        // The Canary Islands: ICU knows the territory, the shipped data has no format for it.
         let request =
-            #"{"op":"address","address":{"houseNumber":"99","street":"Rue de Rivoli","postalCode":"75001","#
-            + #""city":"Paris","country":"FR"},"locale":"en-FR"}"#
+            #"{"op":"address","address":{"houseNumber":"45","street":"Calle Triana","postalCode":"35002","#
+            + #""city":"Las Palmas de Gran Canaria","country":"IC"},"locale":"en-IC"}"#
         #expect(try daemon.requestObject(request)["format"] == "default")
 
         let directory = config + "/address-formats.d"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let france = """
-            {"formats": {"FR": {
-              "lines": ["{name}", "{houseNumber} {street}", "{postalCode} {city}"],
-              "oneLine": "{houseNumber} {street}, {postalCode} {city}",
+        let canaries = """
+            {"formats": {"IC": {
+              "lines": ["{name}", "{street}, {houseNumber}", "{postalCode} {city}"],
+              "oneLine": "{street}, {houseNumber}, {postalCode} {city}",
               "labels": {"name": "address.field.name", "houseNumber": "address.field.house_number",
                          "street": "address.field.street", "postalCode": "address.field.postal_code",
                          "city": "address.field.city"},
-              "example": {"houseNumber": "99", "street": "Rue de Rivoli", "postalCode": "75001", "city": "Paris"}
+              "example": {"street": "Calle Triana", "houseNumber": "45", "postalCode": "35002",
+                          "city": "Las Palmas de Gran Canaria"}
             }}}
             """
-        try france.write(toFile: directory + "/fr.json", atomically: true, encoding: .utf8)
+        try canaries.write(toFile: directory + "/ic.json", atomically: true, encoding: .utf8)
         try daemon.reload()
         let added = try daemon.requestObject(request)
-        #expect(added["format"] == "FR")
-        #expect(added["lines"] == ["99 Rue de Rivoli", "75001 Paris"])
+        #expect(added["format"] == "IC")
+        #expect(added["lines"] == ["Calle Triana, 45", "35002 Las Palmas de Gran Canaria"])
 
-        try #"{"formats": {"FR": {"lines": ["{rue}"]}}}"#.write(
+        try #"{"formats": {"IC": {"lines": ["{rue}"]}}}"#.write(
             toFile: directory + "/zz.json", atomically: true, encoding: .utf8)
         try daemon.reload()
-        #expect(try daemon.requestObject(request)["format"] == "FR")
+        #expect(try daemon.requestObject(request)["format"] == "IC")
         let reloads = try daemon.requestObject(#"{"op":"stats"}"#)["reloads"]?.objectValue ?? [:]
         let lastError = reloads["lastError"]?.stringValue ?? ""
         #expect(lastError.contains(directory + "/zz.json"), "\(reloads)")
-        #expect(lastError.contains("formats.FR.lines[0]"), "\(reloads)")
+        #expect(lastError.contains("formats.IC.lines[0]"), "\(reloads)")
     }
 }
 

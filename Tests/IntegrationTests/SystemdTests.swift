@@ -102,12 +102,13 @@ import Testing
 
     // MARK: - The managed lifecycle
 
-    /// France as La Poste writes it (number before street, postcode before city), as a local addition.
-    static let franceFormat = try! String(
-        contentsOfFile: Paths.packageRoot + "/Tests/Fixtures/address-formats.d/fr.json", encoding: .utf8)
-    static let parisRequest =
-        #"{"op":"address","address":{"houseNumber":"99","street":"Rue de Rivoli","postalCode":"75001","#
-        + #""city":"Paris","country":"FR"},"locale":"en-FR"}"#
+    /// The Canary Islands as Correos writes them (street, comma, number), as a local addition: the shipped data
+    /// has no format for IC.
+    static let canariesFormat = try! String(
+        contentsOfFile: Paths.packageRoot + "/Tests/Fixtures/address-formats.d/ic.json", encoding: .utf8)
+    static let canaryRequest =
+        #"{"op":"address","address":{"street":"Calle Triana","houseNumber":"45","postalCode":"35002","#
+        + #""city":"Las Palmas de Gran Canaria","country":"IC"},"locale":"en-IC"}"#
 
     @Test func underSocketActivationTheFirstConnectionStartsFmtdReloadServesNewDataAndSigtermDrains() throws {
         let directory = try Paths.temporaryDirectory()
@@ -151,18 +152,18 @@ import Testing
         #expect(Self.executable(of: activator.processIdentifier) == Paths.fmtd)
         #expect(notify.waitFor { $0.contains("READY=1") && $0.contains("STATUS=serving") } != nil)
         #expect(notify.waitFor { $0 == "WATCHDOG=1" } != nil)
-        #expect(try client.requestObject(Self.parisRequest)["format"] == .string("default"))
+        #expect(try client.requestObject(Self.canaryRequest)["format"] == .string("default"))
 
         // `systemctl reload fmtd` sends SIGHUP: the new local file is served after RELOADING=1, READY=1.
-        try Self.franceFormat.write(
-            toFile: configDirectory + "/address-formats.d/fr.json", atomically: true, encoding: .utf8)
+        try Self.canariesFormat.write(
+            toFile: configDirectory + "/address-formats.d/ic.json", atomically: true, encoding: .utf8)
         kill(activator.processIdentifier, SIGHUP)
         let reloading = notify.waitFor { $0.contains("RELOADING=1") }
         #expect(reloading?.contains("MONOTONIC_USEC=") == true)
         #expect(notify.waitFor { $0.contains("READY=1") && $0.contains("generation 2") } != nil)
-        let paris = try client.requestObject(Self.parisRequest)
-        #expect(paris["format"] == .string("FR"))
-        #expect(paris["lines"] == ["99 Rue de Rivoli", "75001 Paris"])
+        let canary = try client.requestObject(Self.canaryRequest)
+        #expect(canary["format"] == .string("IC"))
+        #expect(canary["lines"] == ["Calle Triana, 45", "35002 Las Palmas de Gran Canaria"])
 
         // `systemctl stop fmtd` sends SIGTERM: requests already sent are answered, then fmtd exits 0.
         var batch = ""
@@ -257,12 +258,12 @@ import Testing
             unit.values("Service", "ExecReload") == [
                 "/opt/fmtd/bin/fmtq --socket /run/fmtd/fmtd.sock reload --pid $MAINPID"
             ])
-        let local = destdir + "/etc/fmtd/address-formats.d/fr.json"
-        try Self.franceFormat.write(toFile: local, atomically: true, encoding: .utf8)
+        let local = destdir + "/etc/fmtd/address-formats.d/ic.json"
+        try Self.canariesFormat.write(toFile: local, atomically: true, encoding: .utf8)
 
         #expect(try run("/bin/sh", [script, "uninstall"], environment: environment).status == 0)
         let left = try FileManager.default.subpathsOfDirectory(atPath: destdir).sorted()
-        #expect(left == ["etc", "etc/fmtd", "etc/fmtd/address-formats.d", "etc/fmtd/address-formats.d/fr.json"])
+        #expect(left == ["etc", "etc/fmtd", "etc/fmtd/address-formats.d", "etc/fmtd/address-formats.d/ic.json"])
     }
 }
 
