@@ -23,7 +23,10 @@ public enum PhoneMatch: String, Sendable, CaseIterable, Codable {
 
 /// Which of the two texts given to a match, `a` (the first) or `b` (the second).
 public enum PhoneMatchSide: String, Sendable, Equatable {
-    case a, b
+    /// The first text.
+    case a
+    /// The second text (or the entry of a batch).
+    case b
 }
 
 /// A text given to a match is no number (upstream's `NOT_A_NUMBER` match), with the side and the parse error.
@@ -42,11 +45,17 @@ public struct PhoneMatchError: Error, Sendable, Equatable {
 
 /// Whether a number's length is possible in its numbering plan: upstream's `ValidationResult`.
 public enum PhonePossibility: String, Sendable, CaseIterable, Codable {
+    /// A possible length of the calling code's main region.
     case isPossible = "IS_POSSIBLE"
+    /// A length only diallable within an area (the subscriber number without its area code).
     case isPossibleLocalOnly = "IS_POSSIBLE_LOCAL_ONLY"
+    /// No numbering plan has the calling code.
     case invalidCountryCode = "INVALID_COUNTRY_CODE"
+    /// Shorter than every possible length.
     case tooShort = "TOO_SHORT"
+    /// Between the shortest and the longest possible length, but not one of them.
     case invalidLength = "INVALID_LENGTH"
+    /// Longer than every possible length.
     case tooLong = "TOO_LONG"
 
     /// Upstream's `isPossibleNumber`: possible, or possible for local dialling only.
