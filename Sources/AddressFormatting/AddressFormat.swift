@@ -16,29 +16,28 @@ struct AddressFormat: Sendable {
     /// The example address as written in the data, in field order.
     let example: [(field: AddressField, value: String)]
 
-    private static let members: Set<String> = [
-        "lines", "oneLine", "labels", "required", "postalCode", "regionCodes", "regionAliases", "example",
-    ]
+    private static let members: Set<WireName> = Set(
+        ["lines", "oneLine", "labels", "required", "postalCode", "regionCodes", "regionAliases", "example"].map(
+            WireName.init))
 
-    /// Decodes and checks one entry; `path` names it in errors (`formats.BE`).
-    init(key: String, value: JSONValue, file: String, path: String) throws(DataError) {
+    /// Decodes and checks one entry, named in errors by its path (`formats.BE`).
+    init(key: String, value: DataFields.Value) throws(DataError) {
+        guard let entry = try value.object() else { throw value.invalid("is required") }
         func fail(_ field: String, _ problem: String) -> DataError {
-            DataError(file: file, field: "\(path).\(field)", problem)
+            entry.failures.invalid(entry.path(field), problem)
         }
-        guard case .object(let entry) = value else {
-            throw DataError(file: file, field: path, "must be an object, got \(value.typeName)")
-        }
-        if let unknown = entry.keys.first(where: { !Self.members.contains($0) }) {
-            throw fail(unknown, "is not a member of an address format (typo?)")
+        if let unknown = entry.members.first(where: { !Self.members.contains(WireName($0.name)) }) {
+            throw unknown.value.invalid("is not a member of an address format (typo?)")
         }
         self.key = key
 
-        guard case .array(let lineValues)? = entry["lines"], !lineValues.isEmpty else {
-            throw fail("lines", "must be a non-empty array of line templates")
+        let linesProblem = "must be a non-empty array of line templates"
+        guard let lineValues = try entry.member("lines").array(or: linesProblem), !lineValues.isEmpty else {
+            throw fail("lines", linesProblem)
         }
         var lines: [LineTemplate] = []
-        for (index, lineValue) in lineValues.enumerated() {
-            lines.append(try Self.template(lineValue, fail: { fail("lines[\(index)]", $0) }))
+        for lineValue in lineValues {
+            lines.append(try Self.template(lineValue))
         }
         self.lines = lines
         var fields: [AddressField] = []
@@ -48,23 +47,22 @@ struct AddressFormat: Sendable {
         }
         self.fields = fields
 
-        guard let oneLineValue = entry["oneLine"] else { throw fail("oneLine", "is required") }
-        oneLine = try Self.template(oneLineValue, fail: { fail("oneLine", $0) })
+        let oneLineValue = entry.member("oneLine")
+        guard oneLineValue.value != nil else { throw fail("oneLine", "is required") }
+        oneLine = try Self.template(oneLineValue)
         if let stray = oneLine.fields.first(where: { !fields.contains($0) }) {
             throw fail("oneLine", "uses \"\(stray.rawValue)\", which no line shows")
         }
 
-        guard case .object(let labels)? = entry["labels"] else {
-            throw fail("labels", "must be an object mapping each field to a label key")
-        }
+        let labelsProblem = "must be an object mapping each field to a label key"
+        guard let labels = try entry.object("labels", or: labelsProblem) else { throw fail("labels", labelsProblem) }
         var labelKeys: [AddressField: String] = [:]
-        for member in labels {
-            guard let field = AddressField(rawValue: member.key), fields.contains(field) else {
-                throw fail("labels.\(member.key)", "is not a field of this format's lines")
+        for (name, value) in labels.members {
+            guard let field = AddressField.named(name), fields.contains(field) else {
+                throw value.invalid("is not a field of this format's lines")
             }
-            guard case .string(let labelKey) = member.value, !labelKey.isEmpty else {
-                throw fail("labels.\(member.key)", "must be a label key string")
-            }
+            let problem = "must be a label key string"
+            guard let labelKey = try value.string(or: problem), !labelKey.isEmpty else { throw value.invalid(problem) }
             labelKeys[field] = labelKey
         }
         if let missing = fields.first(where: { labelKeys[$0] == nil }) {
@@ -73,43 +71,44 @@ struct AddressFormat: Sendable {
         self.labelKeys = labelKeys
 
         var required = Set<AddressField>()
-        if let requiredValue = entry["required"] {
-            guard case .array(let names) = requiredValue else { throw fail("required", "must be an array of fields") }
-            for (index, name) in names.enumerated() {
-                guard case .string(let text) = name, let field = AddressField(rawValue: text), fields.contains(field)
-                else { throw fail("required[\(index)]", "must name a field of this format's lines") }
-                required.insert(field)
-            }
+        for name in try entry.member("required").array(or: "must be an array of fields") ?? [] {
+            guard case .string(let text)? = name.value, let field = AddressField.named(text), fields.contains(field)
+            else { throw name.invalid("must name a field of this format's lines") }
+            required.insert(field)
         }
         self.required = required
 
         if let rule = entry["postalCode"] {
             guard fields.contains(.postalCode) else { throw fail("postalCode", "is set but no line shows postalCode") }
-            postalCode = try Self.postalCodeRule(rule, fail: { fail("postalCode.\($0)", $1) })
+            guard case .object(let object) = rule else { throw fail("postalCode.", "must be an object") }
+            postalCode = try Self.postalCodeRule(
+                DataFields(object, path: entry.path("postalCode"), failures: entry.failures))
         } else {
             postalCode = nil
         }
 
         if let codes = entry["regionCodes"] {
             guard fields.contains(.region) else { throw fail("regionCodes", "is set but no line shows region") }
-            regions = try RegionCodes(codes: codes, aliases: entry["regionAliases"], fail: fail)
+            regions = try RegionCodes(
+                codes: FieldValue(codes, path: entry.path("regionCodes"), failures: entry.failures),
+                aliases: entry.member("regionAliases"))
         } else if entry["regionAliases"] != nil {
             throw fail("regionAliases", "needs regionCodes")
         } else {
             regions = nil
         }
 
-        guard case .object(let exampleObject)? = entry["example"], exampleObject.count > 0 else {
-            throw fail("example", "must be an object with an example address")
+        let exampleProblem = "must be an object with an example address"
+        guard let exampleObject = try entry.object("example", or: exampleProblem), exampleObject.count > 0 else {
+            throw fail("example", exampleProblem)
         }
         var example: [(field: AddressField, value: String)] = []
-        for member in exampleObject {
-            guard let field = AddressField(rawValue: member.key), fields.contains(field) else {
-                throw fail("example.\(member.key)", "is not a field of this format's lines")
+        for (name, value) in exampleObject.members {
+            guard let field = AddressField.named(name), fields.contains(field) else {
+                throw value.invalid("is not a field of this format's lines")
             }
-            guard case .string(let text) = member.value, !text.isEmpty else {
-                throw fail("example.\(member.key)", "must be a non-empty string")
-            }
+            let problem = "must be a non-empty string"
+            guard let text = try value.string(or: problem), !text.isEmpty else { throw value.invalid(problem) }
             example.append((field, text))
         }
         self.example = example
@@ -134,43 +133,32 @@ struct AddressFormat: Sendable {
         example.first(where: { $0.field == .postalCode })?.value
     }
 
-    private static func template(
-        _ value: JSONValue, fail: (String) -> DataError
-    ) throws(DataError) -> LineTemplate {
-        guard case .string(let text) = value else { throw fail("must be a template string, got \(value.typeName)") }
+    private static func template(_ value: DataFields.Value) throws(DataError) -> LineTemplate {
+        guard case .string(let text)? = value.value else {
+            throw value.invalid("must be a template string, got \(value.value?.typeName ?? "null")")
+        }
         do {
             return try LineTemplate(parsing: text)
         } catch {
-            throw fail("\"\(text)\": \(error.description)")
+            throw value.invalid("\"\(text)\": \(error.description)")
         }
     }
 
-    private static func postalCodeRule(
-        _ value: JSONValue, fail: (String, String) -> DataError
-    ) throws(DataError) -> PostalCodeRule {
-        guard case .object(let object) = value else { throw fail("", "must be an object") }
-        if let unknown = object.keys.first(where: { !["pattern", "format", "uppercase"].contains($0) }) {
-            throw fail(unknown, "is not a member of a postal-code rule")
+    private static func postalCodeRule(_ object: DataFields) throws(DataError) -> PostalCodeRule {
+        let allowed: Set<WireName> = [WireName("pattern"), WireName("format"), WireName("uppercase")]
+        if let unknown = object.members.first(where: { !allowed.contains(WireName($0.name)) }) {
+            throw unknown.value.invalid("is not a member of a postal-code rule")
         }
-        guard case .string(let pattern)? = object["pattern"], !pattern.isEmpty else {
-            throw fail("pattern", "must be a non-empty regular expression")
+        let patternProblem = "must be a non-empty regular expression"
+        guard let pattern = try object.string("pattern", or: patternProblem), !pattern.isEmpty else {
+            throw object.member("pattern").invalid(patternProblem)
         }
-        var format: String?
-        switch object["format"] {
-        case nil: format = nil
-        case .string(let text)?: format = text
-        case let other?: throw fail("format", "must be a string, got \(other.typeName)")
-        }
-        var uppercase = false
-        switch object["uppercase"] {
-        case nil: uppercase = false
-        case .bool(let flag)?: uppercase = flag
-        case let other?: throw fail("uppercase", "must be true or false, got \(other.typeName)")
-        }
+        let format = try object.string("format")
+        let uppercase = try object.bool("uppercase") ?? false
         do {
             return try PostalCodeRule(pattern: pattern, format: format, uppercase: uppercase)
         } catch {
-            throw fail(error.member, error.problem)
+            throw object.member(error.member).invalid(error.problem)
         }
     }
 }
@@ -184,31 +172,29 @@ struct RegionCodes: Sendable {
     /// is refused before it is lower-cased and hashed.
     private let longestInput: Int
 
-    init(codes: JSONValue, aliases: JSONValue?, fail: (String, String) -> DataError) throws(DataError) {
-        guard case .object(let codeObject) = codes, codeObject.count > 0 else {
-            throw fail("regionCodes", "must be an object mapping codes to names")
+    init(codes: DataFields.Value, aliases: DataFields.Value) throws(DataError) {
+        let codesProblem = "must be an object mapping codes to names"
+        guard let codeObject = try codes.object(or: codesProblem), codeObject.count > 0 else {
+            throw codes.invalid(codesProblem)
         }
         var lookup: [String: String] = [:]
-        for member in codeObject {
-            let isCode = member.key.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }
-            guard !member.key.isEmpty, isCode else {
-                throw fail("regionCodes.\(member.key)", "a region code is upper-case letters and digits")
-            }
-            guard case .string(let name) = member.value, !name.isEmpty else {
-                throw fail("regionCodes.\(member.key)", "must be the region's name")
-            }
-            lookup[member.key.lowercased()] = member.key
-            lookup[name.lowercased()] = member.key
+        for (code, value) in codeObject.members {
+            let isCode = code.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }
+            guard !code.isEmpty, isCode else { throw value.invalid("a region code is upper-case letters and digits") }
+            let nameProblem = "must be the region's name"
+            guard let name = try value.string(or: nameProblem), !name.isEmpty else { throw value.invalid(nameProblem) }
+            lookup[code.lowercased()] = code
+            lookup[name.lowercased()] = code
         }
-        if let aliases {
-            guard case .object(let aliasObject) = aliases else {
-                throw fail("regionAliases", "must be an object mapping names to codes")
+        if aliases.value != nil {
+            guard let aliasObject = try aliases.object(or: "must be an object mapping names to codes") else {
+                throw aliases.invalid("must be an object mapping names to codes")
             }
-            for member in aliasObject {
-                guard case .string(let code) = member.value, codeObject[code] != nil else {
-                    throw fail("regionAliases.\(member.key)", "must map to one of regionCodes")
+            for (alias, value) in aliasObject.members {
+                guard case .string(let code)? = value.value, codeObject.member(code).value != nil else {
+                    throw value.invalid("must map to one of regionCodes")
                 }
-                lookup[member.key.lowercased()] = code
+                lookup[alias.lowercased()] = code
             }
         }
         self.lookup = lookup

@@ -4,7 +4,11 @@ import FmtCore
 /// country's format, in the viewer's language. A value is one loaded snapshot of the formats and labels.
 public struct AddressPlugin: FormatterPlugin {
     public static let name = "address"
-    public static let ops = ["address", "addressFormat"]
+    /// `address` formats an address; `addressFormat` describes a country's format.
+    public enum Op: String, PluginOp {
+        case address, addressFormat
+    }
+
     /// The longest postal code a country's rule checks, in Unicode scalars after trimming and collapsing spaces;
     /// a longer one is shown as entered with the `postal_code_format` warning. The longest codes in use have
     /// 10 characters (`12345-6789`); the bound keeps any pattern's backtracking to a small input.
@@ -34,7 +38,7 @@ public struct AddressPlugin: FormatterPlugin {
                     "\"\(labelKey)\" is not a key of the label tables in translations/")
             }
         }
-        for key in catalog.formats.keys where key != "default" && Territory.canonical(key) != key {
+        for key in catalog.formats.keys where key != "default" && Region(alpha2: key)?.code != key {
             throw DataError(file: FormatCatalog.file, field: "formats.\(key)", "is not an ISO 3166-1 code ICU knows")
         }
         self.catalog = catalog
@@ -50,16 +54,15 @@ public struct AddressPlugin: FormatterPlugin {
         ]
     }
 
-    public func handle(_ request: Request) throws -> JSONObject {
-        switch request.op {
-        case "address": try formatAddress(request)
-        case "addressFormat": try describeFormat(request)
-        default: throw CoreError.unknownOp(request.op)
+    public func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
+        switch op {
+        case .address: try formatAddress(request.fields, into: &response)
+        case .addressFormat: try describeFormat(request.fields, into: &response)
         }
     }
 
     /// `address`: the formatted lines, the one-line form, labelled fields and warnings.
-    private func formatAddress(_ request: Request) throws(CoreError) -> JSONObject {
+    private func formatAddress(_ request: RequestFields, into response: inout ResponseWriter) throws(CoreError) {
         let locale = try request.locale(resolver)
         guard let object = try request.object("address") else {
             throw .invalidField(
@@ -71,142 +74,111 @@ public struct AddressPlugin: FormatterPlugin {
         let countryName = territories.name(input.country, locale: locale)
         let rendered = renderer.render(
             input, format: format, language: locale.language, countryName: countryName,
-            showCountry: viewer != input.country)
-        // Members as arrays rather than dictionary literals: one allocation per object instead of two.
-        return JSONObject([
-            .init(key: "lang", value: .string(locale.language)),
-            .init(key: "country", value: .string(input.country)),
-            .init(key: "format", value: .string(format.key)),
-            .init(key: "lines", value: JSONValue(rendered.lines)),
-            .init(key: "oneLine", value: .string(rendered.oneLine)),
-            .init(
-                key: "fields",
-                value: .array(
-                    rendered.fields.map {
-                        .object(
-                            JSONObject([
-                                .init(key: "field", value: .string($0.field)),
-                                .init(key: "label", value: .string($0.label)),
-                                .init(key: "value", value: .string($0.value)),
-                            ]))
-                    })),
-            .init(key: "warnings", value: .array(rendered.warnings.map(\.json))),
-        ])
+            showCountry: viewer?.code != input.country)
+        response.member("lang", locale.language)
+        response.member("country", input.country)
+        response.member("format", format.key)
+        response.member("lines", rendered.lines)
+        response.member("oneLine", rendered.oneLine)
+        Self.appendObjects("fields", rendered.fields, keys: ("field", "label", "value"), to: &response) {
+            ($0.field, $0.label, $0.value)
+        }
+        Self.appendObjects("warnings", rendered.warnings, keys: ("code", "field", "message"), to: &response) {
+            ($0.code, $0.field, $0.message)
+        }
+    }
+
+    /// An array member of objects with three string members each (`fields`, `warnings`).
+    private static func appendObjects<Item>(
+        _ name: StaticString, _ items: [Item], keys: (StaticString, StaticString, StaticString),
+        to response: inout ResponseWriter, _ values: (Item) -> (String, String, String)
+    ) {
+        response.array(name) { array in
+            for item in items {
+                let (first, second, third) = values(item)
+                array.objectElement { object in
+                    object.member(keys.0, first)
+                    object.member(keys.1, second)
+                    object.member(keys.2, third)
+                }
+            }
+        }
     }
 
     /// `addressFormat`: a country's format with localised labels, its layout, one-line template, postal-code
     /// rule and example, the example rendered as `address` would for this viewer.
-    private func describeFormat(_ request: Request) throws(CoreError) -> JSONObject {
+    private func describeFormat(_ request: RequestFields, into response: inout ResponseWriter) throws(CoreError) {
         let locale = try request.locale(resolver)
-        let country = try country(request.string("country"), field: "country")
+        let country = try country(request, "country").code
         let format = catalog.formats[country] ?? catalog.fallback
         let viewer = try viewerRegion(request, locale: locale)
         let countryName = territories.name(country, locale: locale)
         let fieldLabels = renderer.formatTexts(format, locale.language).fieldLabels
-        var fields: [JSONValue] = format.fields.map { field in
-            .object([
-                "field": .string(field.rawValue),
-                "label": .string(fieldLabels[field]!),
-                "required": .bool(format.required.contains(field)),
-            ])
-        }
-        fields.append(
-            .object([
-                "field": "country", "label": .string(renderer.countryLabel(locale.language)),
-                "required": true,
-            ]))
         var exampleValues = FieldMap<String>()
-        var exampleAddress = JSONObject()
-        for (field, value) in format.example {
-            exampleValues[field] = value
-            exampleAddress.append(field.rawValue, .string(value))
-        }
-        exampleAddress.append("country", .string(country))
+        for (field, value) in format.example { exampleValues[field] = value }
         let example = renderer.render(
             AddressInput(values: exampleValues, country: country), format: format, language: locale.language,
-            countryName: countryName, showCountry: viewer != country)
-        var postalCode = JSONValue.null
-        if let rule = format.postalCode {
-            postalCode = .object([
-                "pattern": .string(rule.pattern),
-                "example": JSONValue(format.examplePostalCode),
-            ])
+            countryName: countryName, showCountry: viewer?.code != country)
+        response.member("lang", locale.language)
+        response.member("country", country)
+        response.member("countryName", countryName)
+        response.member("format", format.key)
+        response.array("fields") { fields in
+            for field in format.fields {
+                fields.objectElement { object in
+                    object.member("field", field.rawValue)
+                    object.member("label", fieldLabels[field]!)
+                    object.member("required", format.required.contains(field))
+                }
+            }
+            fields.objectElement { object in
+                object.member("field", "country")
+                object.member("label", renderer.countryLabel(locale.language))
+                object.member("required", true)
+            }
         }
-        return [
-            "lang": .string(locale.language),
-            "country": .string(country),
-            "countryName": .string(countryName),
-            "format": .string(format.key),
-            "fields": .array(fields),
-            "layout": JSONValue(format.lines.map(\.source)),
-            "oneLine": .string(format.oneLine.source),
-            "postalCode": postalCode,
-            "example": .object([
-                "address": .object(exampleAddress),
-                "lines": JSONValue(example.lines),
-                "oneLine": .string(example.oneLine),
-            ]),
-        ]
+        response.member("layout", format.lines.map(\.source))
+        response.member("oneLine", format.oneLine.source)
+        if let rule = format.postalCode {
+            response.object("postalCode") { postalCode in
+                postalCode.member("pattern", rule.pattern)
+                postalCode.member("example", format.examplePostalCode)
+            }
+        } else {
+            response.null("postalCode")
+        }
+        response.object("example") { object in
+            object.object("address") { address in
+                for (field, value) in format.example { address.member(named: field.rawValue, value) }
+                address.member("country", country)
+            }
+            object.member("lines", example.lines)
+            object.member("oneLine", example.oneLine)
+        }
     }
 
     /// The viewer's region: `viewerRegion` when sent, else the locale's region; nil shows the country line.
-    private func viewerRegion(_ request: Request, locale: ResolvedLocale) throws(CoreError) -> String? {
-        if let text = try request.string("viewerRegion") {
-            guard let region = territories.canonical(text) else {
-                throw .invalidField(
-                    "viewerRegion",
-                    message: "\"\(text.prefix(16))\" is not an ISO 3166-1 alpha-2 country code (e.g. NL).")
-            }
-            return region
-        }
-        return locale.region.map { territories.canonical($0) ?? $0 }
+    private func viewerRegion(_ request: RequestFields, locale: ResolvedLocale) throws(CoreError) -> Region? {
+        try request.region("viewerRegion", noun: "country") ?? locale.viewerRegion
     }
 
-    /// The entered address. One pass over the members keeps the last value of each key (as `JSONObject`'s
-    /// subscript would); the values are then checked in `AddressField.allCases` order, then the country.
-    private func input(_ object: JSONObject) throws(CoreError) -> AddressInput {
-        var entered = FieldMap<JSONValue>()
-        var countryValue: JSONValue?
-        for member in object {
-            if let field = AddressField.named(member.key) {
-                entered[field] = member.value
-            } else if member.key.hasSameBytes(as: "country") {
-                countryValue = member.value
-            }
-        }
+    /// The entered address: each field's last value, checked in `AddressField.allCases` order, then the country.
+    private func input(_ object: RequestFields) throws(CoreError) -> AddressInput {
         var values = FieldMap<String>()
         for field in AddressField.allCases {
-            switch entered[field] {
-            case nil, .null?: continue
-            case .string(let text)?:
-                let value = PlainText.trimmed(text)
-                if !value.isEmpty { values[field] = value }
-            case let other?:
-                throw .invalidField(
-                    "address.\(field.rawValue)",
-                    message: "The field \"address.\(field.rawValue)\" must be a string, got \(other.typeName).")
-            }
+            guard let text = try object.string(field.rawValue) else { continue }
+            let value = PlainText.trimmed(text)
+            if !value.isEmpty { values[field] = value }
         }
-        let countryText: String?
-        switch countryValue {
-        case nil, .null?: countryText = nil
-        case .string(let text)?: countryText = text
-        case let other?:
-            throw .invalidField(
-                "address.country", message: "The field \"address.country\" must be a string, got \(other.typeName).")
-        }
-        return AddressInput(values: values, country: try country(countryText, field: "address.country"))
+        return AddressInput(values: values, country: try country(object, "country").code)
     }
 
-    private func country(_ text: String?, field: String) throws(CoreError) -> String {
-        guard let text else {
+    private func country(_ request: RequestFields, _ name: String) throws(CoreError) -> Region {
+        guard let region = try request.region(name, noun: "country", example: "BE") else {
             throw .invalidField(
-                field, message: "The field \"\(field)\" is required: an ISO 3166-1 alpha-2 code (e.g. BE).")
+                request.path(name),
+                message: "The field \"\(request.path(name))\" is required: an ISO 3166-1 alpha-2 code (e.g. BE).")
         }
-        guard let code = territories.canonical(text) else {
-            throw .invalidField(
-                field, message: "\"\(text.prefix(16))\" is not an ISO 3166-1 alpha-2 country code (e.g. BE).")
-        }
-        return code
+        return region
     }
 }

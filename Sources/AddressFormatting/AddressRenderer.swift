@@ -12,15 +12,6 @@ struct AddressWarning: Sendable, Equatable {
     let code: String
     let field: String
     let message: String
-
-    var json: JSONValue {
-        .object(
-            JSONObject([
-                .init(key: "code", value: .string(code)),
-                .init(key: "field", value: .string(field)),
-                .init(key: "message", value: .string(message)),
-            ]))
-    }
 }
 
 /// The result of formatting: what `address` answers after `lang`, `country` and `format`.

@@ -25,8 +25,9 @@ struct FormatCatalog: Sendable {
         let bytes = try data.read(Self.file)
         checksum = SHA256.hex(bytes)
         let root = try Self.parse(bytes, file: Self.file)
-        guard case .string(let version)? = root["version"], !version.isEmpty else {
-            throw DataError(file: Self.file, field: "version", "must be a non-empty string")
+        let versionProblem = "must be a non-empty string"
+        guard let version = try root.string("version", or: versionProblem), !version.isEmpty else {
+            throw root.member("version").invalid(versionProblem)
         }
         self.version = version
         var formats = try Self.entries(root, file: Self.file, allowed: ["version", "formats"])
@@ -46,7 +47,7 @@ struct FormatCatalog: Sendable {
         fallback = formats["default"]!
     }
 
-    private static func parse(_ bytes: [UInt8], file: String) throws(DataError) -> JSONObject {
+    private static func parse(_ bytes: [UInt8], file: String) throws(DataError) -> DataFields {
         let value: JSONValue
         do {
             value = try JSONReader.parse(bytes, maxDepth: 32)
@@ -56,30 +57,28 @@ struct FormatCatalog: Sendable {
         guard case .object(let object) = value else {
             throw DataError(file: file, "must be a JSON object with a \"formats\" member")
         }
-        return object
+        return DataFields(object, file: file)
     }
 
     private static func entries(
-        _ root: JSONObject, file: String, allowed: Set<String>
+        _ root: DataFields, file: String, allowed: [String]
     ) throws(DataError) -> [String: AddressFormat] {
-        if let unknown = root.keys.first(where: { !allowed.contains($0) }) {
-            throw DataError(file: file, field: unknown, "is not a top-level member (expected \(allowed.sorted()))")
+        if let unknown = root.members.first(where: { member in !allowed.contains { $0.hasSameBytes(as: member.name) } })
+        {
+            throw unknown.value.invalid("is not a top-level member (expected \(allowed.sorted()))")
         }
-        guard case .object(let entries)? = root["formats"] else {
-            throw DataError(file: file, field: "formats", "must be an object of country code → format")
+        let formatsProblem = "must be an object of country code → format"
+        guard let entries = try root.object("formats", or: formatsProblem) else {
+            throw root.member("formats").invalid(formatsProblem)
         }
         var formats: [String: AddressFormat] = [:]
-        for member in entries {
-            let key = member.key
-            guard key == "default" || (key.utf8.count == 2 && key.utf8.allSatisfy { (0x41...0x5A).contains($0) })
-            else {
-                throw DataError(
-                    file: file, field: "formats.\(key)", "must be an upper-case ISO 3166-1 alpha-2 code or \"default\"")
+        for (key, value) in entries.members {
+            let isCode = key.utf8.count == 2 && key.utf8.allSatisfy { (0x41...0x5A).contains($0) }
+            guard isCode || key.hasSameBytes(as: "default") else {
+                throw value.invalid("must be an upper-case ISO 3166-1 alpha-2 code or \"default\"")
             }
-            guard formats[key] == nil else {
-                throw DataError(file: file, field: "formats.\(key)", "appears twice")
-            }
-            formats[key] = try AddressFormat(key: key, value: member.value, file: file, path: "formats.\(key)")
+            guard formats[key] == nil else { throw value.invalid("appears twice") }
+            formats[key] = try AddressFormat(key: key, value: value)
         }
         return formats
     }

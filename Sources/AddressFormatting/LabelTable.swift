@@ -20,11 +20,10 @@ struct LabelTable: Sendable {
                 throw DataError(file: file, "must be an object mapping keys to texts")
             }
             var table: [String: String] = [:]
-            for member in object {
-                guard case .string(let text) = member.value, !text.isEmpty else {
-                    throw DataError(file: file, field: member.key, "must be a non-empty string")
-                }
-                table[member.key] = text
+            for (key, value) in DataFields(object, file: file).members {
+                let problem = "must be a non-empty string"
+                guard let text = try value.string(or: problem), !text.isEmpty else { throw value.invalid(problem) }
+                table[key] = text
             }
             tables[language] = table
             order.append(language)

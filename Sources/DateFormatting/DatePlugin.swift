@@ -10,7 +10,10 @@ public struct FormattedDate: Sendable, Hashable {
 /// shared, in the viewer's locale on the Gregorian calendar. It never computes or shows an age.
 public struct DatePlugin: FormatterPlugin {
     public static let name = "date"
-    public static let ops = ["date"]
+    /// `date` formats a day and month, with the year when it is shared.
+    public enum Op: String, PluginOp {
+        case date
+    }
 
     /// A leap year, so `--02-29` formats; year-less patterns have no year field, so it never shows.
     static let referenceYear = 2000
@@ -50,18 +53,17 @@ public struct DatePlugin: FormatterPlugin {
 
     /// Answers `{"op":"date","date":…,"yearShared":…,"locale":…,"style":…}` with `lang`, `locale`, `text`
     /// and `pattern`, in that order.
-    public func handle(_ request: Request) throws -> JSONObject {
-        let date = try CalendarDate(parsing: try request.requiredString("date"))
-        let yearShared = try request.bool("yearShared") ?? false
-        let style = try DateStyle(request: request)
-        let locale = try request.locale(resolver)
+    public func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
+        let fields = request.fields
+        let date = try CalendarDate(parsing: try fields.required("date"))
+        let yearShared = try fields.bool("yearShared") ?? false
+        let style = try fields.enum("style", as: DateStyle.self, noun: "a date style") ?? .long
+        let locale = try fields.locale(resolver)
         let formatted = try format(date, locale: locale, style: style, yearShared: yearShared)
-        return [
-            "lang": .string(locale.language),
-            "locale": .string(locale.tag),
-            "text": .string(formatted.text),
-            "pattern": .string(formatted.pattern),
-        ]
+        response.member("lang", locale.language)
+        response.member("locale", locale.tag)
+        response.member("text", formatted.text)
+        response.member("pattern", formatted.pattern)
     }
 
     /// Formats a date for a resolved locale; the year appears only when the date has one and it is shared.

@@ -1,5 +1,3 @@
-import FmtCore
-
 /// How much room the month gets: `long` spells it out, `medium` abbreviates it, `short` uses its number.
 public enum DateStyle: String, Sendable, CaseIterable {
     case long, medium, short
@@ -14,18 +12,5 @@ public enum DateStyle: String, Sendable, CaseIterable {
         case (.short, false): "dM"
         case (.short, true): "yMd"
         }
-    }
-
-    /// Reads the optional `style` field of a request; absent means `long`.
-    public init(request: Request) throws(CoreError) {
-        guard let text = try request.string("style") else {
-            self = .long
-            return
-        }
-        guard let style = DateStyle(rawValue: text) else {
-            throw .invalidField(
-                "style", message: "\"\(text.prefix(32))\" is not a date style: use long, medium or short.")
-        }
-        self = style
     }
 }

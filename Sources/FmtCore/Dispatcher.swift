@@ -1,7 +1,8 @@
 import Glibc
 
 /// Turns one request line into one response line: decodes the envelope, finds the op's plugin in the
-/// current snapshot (or a built-in op), and encodes the answer with the caller's `id` echoed. It never
+/// current snapshot (or a built-in op), and writes the answer with the caller's `id` echoed (a plugin appends
+/// its members straight to the output buffer through a `ResponseWriter`). It never
 /// throws and never traps on input: every failure becomes an error response.
 public final class Dispatcher: Sendable {
     /// The wire protocol version reported by `info`; it grows only by optional fields.
@@ -14,7 +15,7 @@ public final class Dispatcher: Sendable {
     /// which is the same in every generation the registry loads.
     private enum Route: Sendable {
         case builtin(BuiltinOp, slot: Int)
-        case plugin(index: Int, slot: Int)
+        case plugin(index: Int, op: String, slot: Int)
     }
 
     /// Told of every `internal` answer (the op and the error's message), so a bug never goes unlogged.
@@ -37,7 +38,7 @@ public final class Dispatcher: Sendable {
         stats = RequestStats(ops: ops)
         var routes: [WireName: Route] = [:]
         for (index, type) in registry.pluginTypes.enumerated() {
-            for op in type.ops { routes[WireName(op)] = .plugin(index: index, slot: stats.slot(for: op)) }
+            for op in type.ops { routes[WireName(op)] = .plugin(index: index, op: op, slot: stats.slot(for: op)) }
         }
         for (op, builtin) in builtins { routes[WireName(op)] = .builtin(builtin, slot: stats.slot(for: op)) }
         self.routes = routes
@@ -69,18 +70,25 @@ public final class Dispatcher: Sendable {
             return
         }
         do {
-            let body: JSONObject
             switch routes[WireName(request.op)] {
             case .builtin(let builtin, let opSlot)?:
                 slot = opSlot
-                body = try builtin(request)
-            case .plugin(let index, let opSlot)?:
+                Self.appendSuccess(try builtin(request), id: request.id, to: &out)
+            case .plugin(let index, let op, let opSlot)?:
                 slot = opSlot
-                body = try registry.current.plugins[index].handle(request)
+                let plugin = registry.current.plugins[index]
+                let start = out.count
+                Self.appendEnvelope(id: request.id, to: &out)
+                do {
+                    try ResponseWriter.appendMembers(to: &out) { try plugin.handle(op: op, request, into: &$0) }
+                } catch {
+                    out.removeSubrange(start...)
+                    throw error
+                }
+                JSONWriter.appendLiteral("}\n", to: &out)
             case nil:
                 throw CoreError.unknownOp(String(request.op.prefix(64)))
             }
-            Self.appendSuccess(body, id: request.id, to: &out)
             failed = false
         } catch let error as any WireError {
             if error.code == CoreError.internal("").code { reportInternal(op: request.op, error.message) }
@@ -101,15 +109,21 @@ public final class Dispatcher: Sendable {
         return out
     }
 
+    /// Appends `{"id":…,"ok":true,…body}` and a newline.
     public static func appendSuccess(_ body: JSONObject, id: JSONValue, to out: inout [UInt8]) {
-        JSONWriter.appendLiteral(#"{"id":"#, to: &out)
-        JSONWriter.append(id, to: &out)
-        JSONWriter.appendLiteral(#","ok":true"#, to: &out)
+        appendEnvelope(id: id, to: &out)
         if body.count > 0 {
             out.append(UInt8(ascii: ","))
             JSONWriter.appendMembers(body, to: &out)
         }
         JSONWriter.appendLiteral("}\n", to: &out)
+    }
+
+    /// Appends `{"id":…,"ok":true`, which a plugin's members and `}` follow.
+    public static func appendEnvelope(id: JSONValue, to out: inout [UInt8]) {
+        JSONWriter.appendLiteral(#"{"id":"#, to: &out)
+        JSONWriter.append(id, to: &out)
+        JSONWriter.appendLiteral(#","ok":true"#, to: &out)
     }
 
     /// Appends `{"id":…,"ok":false,"error":{"code","message","field"?,…details}}` and a newline.

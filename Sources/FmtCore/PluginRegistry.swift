@@ -3,7 +3,6 @@ import Synchronization
 /// One consistent generation of loaded plugins. Immutable: a request holds the set it started with.
 public final class PluginSet: Sendable {
     public let plugins: [any FormatterPlugin]
-    private let byOp: [String: any FormatterPlugin]
     /// Increases by one with every successful reload.
     public let generation: Int
     /// What this generation's plugins were loaded with: its languages are the ones its data has.
@@ -12,16 +11,7 @@ public final class PluginSet: Sendable {
     init(plugins: [any FormatterPlugin], generation: Int, environment: PluginEnvironment) {
         self.plugins = plugins
         self.environment = environment
-        var byOp: [String: any FormatterPlugin] = [:]
-        for plugin in plugins {
-            for op in type(of: plugin).ops { byOp[op] = plugin }
-        }
-        self.byOp = byOp
         self.generation = generation
-    }
-
-    public func plugin(for op: String) -> (any FormatterPlugin)? {
-        byOp[op]
     }
 }
 

@@ -283,19 +283,14 @@ struct MessageCatalogue: Sendable {
         guard case .object(let object) = value else {
             throw DataError(file: file.path, "a catalogue is a JSON object of key to message pattern")
         }
-        var seen = Set<String>()
+        var seen = Set<WireName>()
         var patterns: [(key: String, pattern: String)] = []
-        for member in object {
-            guard isKey(member.key) else {
-                throw DataError(file: file.path, field: member.key, "keys are screen.element.variant (a-z, 0-9, _)")
-            }
-            guard seen.insert(member.key).inserted else {
-                throw DataError(file: file.path, field: member.key, "the key appears twice")
-            }
-            guard case .string(let pattern) = member.value else {
-                throw DataError(file: file.path, field: member.key, "the pattern must be a string")
-            }
-            patterns.append((member.key, pattern))
+        for (key, value) in DataFields(object, file: file.path).members {
+            guard isKey(key) else { throw value.invalid("keys are screen.element.variant (a-z, 0-9, _)") }
+            guard seen.insert(WireName(key)).inserted else { throw value.invalid("the key appears twice") }
+            let problem = "the pattern must be a string"
+            guard let pattern = try value.string(or: problem) else { throw value.invalid(problem) }
+            patterns.append((key, pattern))
         }
         return patterns
     }

@@ -4,7 +4,10 @@ import FmtCore
 /// locale), the core's language resolution, CLDR plural categories, and the product's message catalogues.
 public struct NamesPlugin: FormatterPlugin {
     public static let name = "names"
-    public static let ops = ["sort", "sortKey", "language", "plural", "message"]
+    /// The ops, in the order `info` lists them.
+    public enum Op: String, PluginOp {
+        case sort, sortKey, language, plural, message
+    }
 
     /// The most names one `sort` or `sortKey` request may carry.
     public static let maximumNames = 10_000
@@ -15,7 +18,8 @@ public struct NamesPlugin: FormatterPlugin {
     private let catalogue: MessageCatalogue
     /// The longest key in bytes: a longer `key` names no message, and is refused before it is hashed.
     private let longestKey: Int
-    private let languages: [JSONValue]
+    /// The `languages` member of `language` without a tag, written once at load.
+    private let languages: JSONValue
     private let info: JSONObject
 
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
@@ -23,15 +27,18 @@ public struct NamesPlugin: FormatterPlugin {
         catalogue = try MessageCatalogue(loading: data)
         longestKey = catalogue.entries.keys.map(\.utf8.count).max() ?? 0
         let supported = resolver.supported
-        languages = supported.map { language in
-            var names = JSONObject()
-            for viewer in supported { names.append(viewer, JSONValue(ICUInfo.languageName(language, locale: viewer))) }
-            return [
-                "language": .string(language),
-                "name": JSONValue(ICUInfo.languageName(language, locale: language)),
-                "names": .object(names),
-            ]
-        }
+        languages = .array(
+            supported.map { language in
+                var names = JSONObject()
+                for viewer in supported {
+                    names.append(viewer, JSONValue(ICUInfo.languageName(language, locale: viewer)))
+                }
+                return [
+                    "language": .string(language),
+                    "name": JSONValue(ICUInfo.languageName(language, locale: language)),
+                    "names": .object(names),
+                ]
+            })
         info = [
             "source": .string(data.sourceDescription),
             "version": .string(ICUInfo.version),
@@ -45,21 +52,21 @@ public struct NamesPlugin: FormatterPlugin {
 
     public var dataInfo: JSONObject { info }
 
-    public func handle(_ request: Request) throws -> JSONObject {
-        switch request.op {
-        case "sort": try sort(request)
-        case "sortKey": try sortKey(request)
-        case "language": try language(request)
-        case "plural": try plural(request)
-        case "message": try message(request)
-        default: throw CoreError.unknownOp(request.op)
+    public func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
+        let fields = request.fields
+        switch op {
+        case .sort: try sort(fields, into: &response)
+        case .sortKey: try sortKey(fields, into: &response)
+        case .language: try language(fields, into: &response)
+        case .plural: try plural(fields, into: &response)
+        case .message: try message(fields, into: &response)
         }
     }
 
     // MARK: - sort, sortKey
 
     /// Sorts with the requested locale's own collator; equal names (NFC and NFD spellings) keep input order.
-    private func sort(_ request: Request) throws -> JSONObject {
+    private func sort(_ request: RequestFields, into response: inout ResponseWriter) throws {
         let collator = try collator(for: request)
         guard let names = try names(request) else {
             throw CoreError.invalidField("names", message: "The field \"names\" is required.")
@@ -69,22 +76,22 @@ public struct NamesPlugin: FormatterPlugin {
             let result = collator.compare(utf8[a], utf8[b])
             return result != 0 ? result < 0 : a < b
         }
-        return ["sorted": JSONValue(order.map { names[$0] }), "order": .array(order.map { JSONValue($0) })]
+        response.member("sorted", order.map { names[$0] })
+        response.member("order", order)
     }
 
     /// Hex sort keys: byte (or hex string) comparison orders them as the collator orders the names.
-    private func sortKey(_ request: Request) throws -> JSONObject {
+    private func sortKey(_ request: RequestFields, into response: inout ResponseWriter) throws {
         let collator = try collator(for: request)
         let single = try request.string("name")
         let many = try names(request)
         switch (single, many) {
         case (let name?, nil):
-            return ["key": .string(Self.hex(collator.sortKey(name))), "collationVersion": .string(collator.version)]
+            response.member("key", Self.hex(collator.sortKey(name)))
+            response.member("collationVersion", collator.version)
         case (nil, let names?):
-            return [
-                "keys": JSONValue(names.map { Self.hex(collator.sortKey($0)) }),
-                "collationVersion": .string(collator.version),
-            ]
+            response.member("keys", names.map { Self.hex(collator.sortKey($0)) })
+            response.member("collationVersion", collator.version)
         case (nil, nil):
             throw CoreError.invalidField(
                 "name", message: "Send \"name\" (one string) or \"names\" (an array of strings).")
@@ -93,7 +100,7 @@ public struct NamesPlugin: FormatterPlugin {
         }
     }
 
-    private func collator(for request: Request) throws -> Collator {
+    private func collator(for request: RequestFields) throws -> Collator {
         let tag = try request.locale(resolver).requested.description
         guard let collator = collators.value(for: tag) else {
             throw CoreError.invalidField("locale", message: "ICU has no collator for \"\(tag)\".")
@@ -102,7 +109,7 @@ public struct NamesPlugin: FormatterPlugin {
     }
 
     /// The `names` field within the limit, or nil when absent.
-    private func names(_ request: Request) throws -> [String]? {
+    private func names(_ request: RequestFields) throws -> [String]? {
         guard let names = try request.strings("names") else { return nil }
         guard names.count <= Self.maximumNames else {
             throw CoreError.invalidField(
@@ -125,29 +132,29 @@ public struct NamesPlugin: FormatterPlugin {
     // MARK: - language
 
     /// The core's resolution of a tag, or the supported languages with their names in each of them.
-    private func language(_ request: Request) throws -> JSONObject {
+    private func language(_ request: RequestFields, into response: inout ResponseWriter) throws {
         guard let tag = try request.string("tag") else {
-            return ["supported": JSONValue(resolver.supported), "languages": .array(languages)]
+            response.member("supported", resolver.supported)
+            response.member("languages", languages)
+            return
         }
         let resolved = try resolver.resolve(tag, field: "tag")
-        return [
-            "language": .string(resolved.language),
-            "match": .string(resolved.match.rawValue),
-            "locale": .string(resolved.tag),
-            "supported": JSONValue(resolver.supported),
-        ]
+        response.member("language", resolved.language)
+        response.member("match", resolved.match.rawValue)
+        response.member("locale", resolved.tag)
+        response.member("supported", resolver.supported)
     }
 
     // MARK: - plural
 
     /// The CLDR plural category of `count` in the requested language's own rules.
-    private func plural(_ request: Request) throws -> JSONObject {
+    private func plural(_ request: RequestFields, into response: inout ResponseWriter) throws {
         let tag = try request.locale(resolver).requested.description
         guard let rules = pluralRules.value(for: tag) else {
             throw CoreError.invalidField("locale", message: "ICU has no plural rules for \"\(tag)\".")
         }
         let category: String?
-        switch request.fields["count"] {
+        switch request["count"] {
         case .number(let number)?:
             guard let value = number.doubleValue else {
                 throw CoreError.invalidField("count", message: "The count \(number.text.prefix(32)) is out of range.")
@@ -159,22 +166,22 @@ public struct NamesPlugin: FormatterPlugin {
                     "count", message: "The count \"\(text.prefix(32))\" is not a decimal such as \"1.0\" or \"-2.50\".")
             }
             category = found
-        case nil, .null?:
+        case nil:
             throw CoreError.invalidField("count", message: "The field \"count\" is required.")
         case let other?:
-            throw Request.wrongType("count", expected: "a number or a decimal string", got: other)
+            throw request.wrongType("count", expected: "a number or a decimal string", got: other)
         }
         guard let category else { throw CoreError.internal("ICU returned no plural category") }
-        return ["category": .string(category)]
+        response.member("category", category)
     }
 
     // MARK: - message
 
     /// Formats a catalogue message in the viewer's language, or in English when that language lacks the key.
-    private func message(_ request: Request) throws -> JSONObject {
-        let key = try request.requiredString("key")
+    private func message(_ request: RequestFields, into response: inout ResponseWriter) throws {
+        let key = try request.required("key")
         let resolved = try request.locale(resolver)
-        let arguments = try request.object("args") ?? [:]
+        let arguments = try request.object("args") ?? RequestFields([:], path: "args")
         guard key.utf8.count <= longestKey, let entry = catalogue.entries[key] else { throw NamesError.unknownKey(key) }
         let language = entry.languages[resolved.language] != nil ? resolved.language : "en"
         guard let message = entry.languages[language] else { throw NamesError.unknownKey(key) }
@@ -182,15 +189,17 @@ public struct NamesPlugin: FormatterPlugin {
         for (name, kind) in message.arguments {
             values.append(try Self.argument(name, kind: kind, in: arguments))
         }
-        return ["lang": .string(language), "text": .string(try message.format(values))]
+        let text = try message.format(values)
+        response.member("lang", language)
+        response.member("text", text)
     }
 
     private static func argument(
-        _ name: String, kind: ArgumentKind, in arguments: JSONObject
+        _ name: String, kind: ArgumentKind, in arguments: RequestFields
     ) throws(CoreError) -> (name: String, value: String, isNumber: Bool) {
-        let field = "args.\(name)"
+        let field = arguments.path(name)
         switch (arguments[name], kind) {
-        case (nil, _), (.null?, _):
+        case (nil, _):
             throw .invalidField(field, message: "The message needs the argument \"\(name)\".")
         case (.number(let number)?, .text), (.number(let number)?, .number):
             guard let decimal = number.decimalText else {
@@ -208,7 +217,7 @@ public struct NamesPlugin: FormatterPlugin {
         case (.number(let number)?, .select):
             return (name, number.text, false)
         case (let other?, _):
-            throw Request.wrongType(field, expected: "a string or a number", got: other)
+            throw arguments.wrongType(name, expected: "a string or a number", got: other)
         }
     }
 

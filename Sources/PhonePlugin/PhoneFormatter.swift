@@ -12,7 +12,11 @@ import Foundation
 /// is one loaded snapshot of `phone-metadata.json`, so a SIGHUP after a metadata update swaps in new plans.
 public struct PhoneFormatter: FormatterPlugin {
     public static let name = "phone"
-    public static let ops = ["phone"]
+    /// `phone` describes a phone number.
+    public enum Op: String, PluginOp {
+        case phone
+    }
+
     /// The metadata file under the data root, written by `phone-metadata-gen`.
     public static let file = "phone-metadata.json"
 
@@ -38,46 +42,35 @@ public struct PhoneFormatter: FormatterPlugin {
 
     /// Answers `{"op":"phone","number":…,"defaultRegion":…,"viewerRegion":…}` with `valid, e164, region, type,
     /// national, international, rfc3966, display, extension`, in that order.
-    public func handle(_ request: Request) throws -> JSONObject {
-        let number = try request.requiredString("number")
-        let defaultRegion = try Self.region(request, "defaultRegion")
-        guard let viewerRegion = try Self.region(request, "viewerRegion") else {
+    public func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
+        let fields = request.fields
+        let number = try fields.required("number")
+        let defaultRegion = try fields.region("defaultRegion")
+        guard let viewerRegion = try fields.region("viewerRegion") else {
             throw CoreError.invalidField(
                 "viewerRegion",
                 message: "The field \"viewerRegion\" is required: the viewer's ISO 3166-1 alpha-2 region (e.g. NL).")
         }
         let description: PhoneDescription
         do {
-            description = try engine.describe(number: number, defaultRegion: defaultRegion, viewerRegion: viewerRegion)
+            description = try engine.describe(
+                number: number, defaultRegion: defaultRegion?.code, viewerRegion: viewerRegion.code)
         } catch {
             throw PhoneNumberError.invalidNumber(error)
         }
-        return Self.response(description)
+        Self.write(description, to: &response)
     }
 
-    static func response(_ description: PhoneDescription) -> JSONObject {
-        [
-            "valid": .bool(description.valid),
-            "e164": .string(description.e164),
-            "region": JSONValue(description.region),
-            "type": .string(description.type.rawValue),
-            "national": .string(description.national),
-            "international": .string(description.international),
-            "rfc3966": .string(description.rfc3966),
-            "display": .string(description.display),
-            "extension": JSONValue(description.phoneExtension),
-        ]
-    }
-
-    /// A region field upper-cased (`nl` → `NL`); nil when absent, `invalid_field` unless two ASCII letters.
-    static func region(_ request: Request, _ field: String) throws(CoreError) -> String? {
-        guard let text = try request.string(field) else { return nil }
-        let letters = Array(text.utf8)
-        guard letters.count == 2, letters.allSatisfy({ (0x41...0x5A).contains($0 & 0xDF) }) else {
-            throw .invalidField(
-                field, message: "\"\(text.prefix(16))\" is not an ISO 3166-1 alpha-2 region code (e.g. NL).")
-        }
-        return String(decoding: letters.map { $0 & 0xDF }, as: UTF8.self)
+    static func write(_ description: PhoneDescription, to response: inout ResponseWriter) {
+        response.member("valid", description.valid)
+        response.member("e164", description.e164)
+        response.member("region", description.region)
+        response.member("type", description.type.rawValue)
+        response.member("national", description.national)
+        response.member("international", description.international)
+        response.member("rfc3966", description.rfc3966)
+        response.member("display", description.display)
+        response.member("extension", description.phoneExtension)
     }
 
     private static func dataError(_ error: PhoneMetadataError) -> DataError {

@@ -29,16 +29,15 @@ struct MicroBenchmark {
         let ops = options.mix.filter { served.contains($0) }
         let mix = try RequestMix(ops: ops, vectorsDirectory: options.vectorsDirectory)
         say("thread CPU ns per request (median of 5 rounds of \(options.iterations) passes over each op's requests)")
+        say("  (handle: the plugin's work and its members written; encode: the envelope around them)")
         say("  op        reqs    respond     decode     handle     encode")
         var report = JSONObject()
         var sink = 0
         for (op, lines) in mix.linesByOp {
             let requests = try lines.map { try Request(try JSONReader.parse($0)) }
-            let bodies: [JSONObject] = try requests.map { request in
-                if let plugin = registry.current.plugin(for: request.op) { return try plugin.handle(request) }
-                return ["version": "fmtbench"]
+            let plugins = requests.map { request in
+                registry.current.plugins.first { type(of: $0).ops.contains(request.op) }
             }
-            let plugins = requests.map { registry.current.plugin(for: $0.op) }
             var out: [UInt8] = []
             out.reserveCapacity(64 * 1024)
             let stages: [Stage] = [
@@ -51,12 +50,15 @@ struct MicroBenchmark {
                     if let request = try? Request(try JSONReader.parse(lines[index])) { sink &+= request.fields.count }
                 },
                 measure("handle", count: lines.count) { index in
-                    if let plugin = plugins[index], let body = try? plugin.handle(requests[index]) {
-                        sink &+= body.count
+                    if let plugin = plugins[index] {
+                        try? ResponseWriter.appendMembers(to: &out) { try plugin.handle(requests[index], into: &$0) }
                     }
+                    sink &+= out.count
+                    out.removeAll(keepingCapacity: true)
                 },
                 measure("encode", count: lines.count) { index in
-                    Dispatcher.appendSuccess(bodies[index], id: .null, to: &out)
+                    Dispatcher.appendEnvelope(id: requests[index].id, to: &out)
+                    JSONWriter.appendLiteral("}\n", to: &out)
                     sink &+= out.count
                     out.removeAll(keepingCapacity: true)
                 },
@@ -76,12 +78,6 @@ struct MicroBenchmark {
         let builtins = Dictionary(uniqueKeysWithValues: builtinOps.map { ($0, $0.count) })
         let probes: [(String, (Int) -> Void)] = [
             ("PluginRegistry.current (Mutex + retain)", { _ in withExtendedLifetime(registry.current) {} }),
-            (
-                "PluginSet.plugin(for:) (String-keyed dictionary)",
-                { _ in
-                    withExtendedLifetime(registry.current.plugin(for: "date")) {}
-                }
-            ),
             (
                 "builtins[op] (String-keyed dictionary, 3 entries)",
                 { index in

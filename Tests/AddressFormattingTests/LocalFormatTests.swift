@@ -21,7 +21,7 @@ import Testing
 
     func answer(_ registry: PluginRegistry, _ json: String) throws -> JSONObject {
         let request = try Request(JSONReader.parse(json))
-        return try registry.current.plugin(for: request.op)!.handle(request)
+        return try registry.current.plugins[0].handle(request)
     }
 
     @Test func aLocalFileAddsACountryOnReload() throws {
@@ -99,6 +99,57 @@ import Testing
         } throws: { error in
             guard let error = error as? DataError else { return false }
             return error.field == field && error.problem.contains(problem)
+        }
+    }
+
+    /// What the field reader says of each member of a malformed format, word for word as before it read them
+    /// (`null` in a data file is a value of the wrong type, not an absent member).
+    @Test(arguments: [
+        (
+            "\"oneLine\": \"{houseNumber}", "\"oneLine\": null, \"x\": \"{houseNumber}", "formats.FR.x",
+            "is not a member of an address format (typo?)"
+        ),
+        (
+            "\"oneLine\": \"{houseNumber} {street}, {postalCode} {city}\"", "\"oneLine\": null",
+            "formats.FR.oneLine", "must be a template string, got null"
+        ),
+        ("[\"{organization}\",", "[7,", "formats.FR.lines[0]", "must be a template string, got number"),
+        (
+            "\"required\": [\"street\",", "\"required\": [null,", "formats.FR.required[0]",
+            "must name a field of this format's lines"
+        ),
+        (
+            "\"required\": [\"street\", \"postalCode\", \"city\"]", "\"required\": null", "formats.FR.required",
+            "must be an array of fields"
+        ),
+        ("{\"pattern\": \"[0-9]{5}\"}", "[]", "formats.FR.postalCode.", "must be an object"),
+        (
+            "{\"pattern\": \"[0-9]{5}\"}", "{\"pattern\": \"[0-9]{5}\", \"uppercase\": null}",
+            "formats.FR.postalCode.uppercase", "must be true or false, got null"
+        ),
+        (
+            "{\"pattern\": \"[0-9]{5}\"}", "{\"pattern\": \"[0-9]{5}\", \"format\": 5}",
+            "formats.FR.postalCode.format", "must be a string, got number"
+        ),
+        ("\"city\": \"Paris\"", "\"city\": \"\"", "formats.FR.example.city", "must be a non-empty string"),
+        ("\"city\": \"address.field.city\"", "\"city\": 3", "formats.FR.labels.city", "must be a label key string"),
+        (
+            "{\"formats\": {\"FR\": {", "{\"formats\": {\"FR\": null, \"BE\": {", "formats.FR",
+            "must be an object, got null"
+        ),
+    ])
+    func eachMalformedMemberIsNamedWithTheSameWords(
+        original: String, replacement: String, field: String, problem: String
+    ) throws {
+        let local = try TemporaryDirectory()
+        let text = Self.france.replacingOccurrences(of: original, with: replacement)
+        #expect(text != Self.france)
+        try local.write("address-formats.d/fr.json", text)
+        #expect {
+            try loadPlugin(localDirectory: local.path)
+        } throws: { error in
+            (error as? DataError)?.description
+                == "\(local.path)/address-formats.d/fr.json: \(field): \(problem)"
         }
     }
 

@@ -2,17 +2,25 @@ import FmtCore
 import Synchronization
 import Testing
 
-/// A plugin that fails the way a bug would: it answers `internal`.
+/// A plugin that fails the way a bug would (`fail` answers `internal`), or the way a caller's mistake found late
+/// does (`late` writes members, then refuses the request).
 struct FailingPlugin: FormatterPlugin {
     static let name = "failing"
-    static let ops = ["fail"]
+    enum Op: String, PluginOp {
+        case fail, late
+    }
 
     init(loading data: DataStore, environment: PluginEnvironment) throws {}
 
     var dataInfo: JSONObject { [:] }
 
-    func handle(_ request: Request) throws -> JSONObject {
-        throw CoreError.internal("the fixture failed on purpose")
+    func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
+        switch op {
+        case .fail: throw CoreError.internal("the fixture failed on purpose")
+        case .late:
+            response.member("partial", "written before the refusal")
+            throw CoreError.invalidField("late", message: "Refused after writing.")
+        }
     }
 }
 
@@ -49,6 +57,18 @@ final class Reports: Sendable {
         _ = Self.respond(dispatcher, #"{"op":"ping"}"#)
         _ = Self.respond(dispatcher, #"{"op":"nope"}"#)
         #expect(reports.all.count == 1)
+    }
+
+    @Test func membersAPluginWroteBeforeThrowingAreNotSent() throws {
+        let dispatcher = try Self.dispatcher()
+        var out = Array(#"{"id":0,"ok":true}"#.utf8) + [0x0A]
+        let before = out
+        Array(#"{"op":"late","id":1}"#.utf8).withUnsafeBufferPointer { dispatcher.respond(to: $0, into: &out) }
+        #expect(Array(out.prefix(before.count)) == before)
+        let line = String(decoding: out.dropFirst(before.count), as: UTF8.self)
+        #expect(
+            line == #"{"id":1,"ok":false,"error":{"code":"invalid_field","message":"Refused after writing.","#
+                + #""field":"late"}}"# + "\n")
     }
 
     @Test func opsAreRoutedByTheirBytes() throws {

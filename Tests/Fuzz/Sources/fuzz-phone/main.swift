@@ -30,6 +30,15 @@ enum PhoneTarget {
         let description = engine.describe(number, viewerRegion: region)
         guard engine.isValid(number) else { return }
         let e164 = engine.format(number, .e164)
+        // Upstream does not round-trip a national number with two or more leading zeros either: `JP 00-0…`
+        // is valid as 0037687486782665, and its E.164 form parses back with the national prefix stripped
+        // (phonenumbers 9.0.35 gives 7486782665, invalid). The other invariants still hold for it.
+        guard !number.nationalNumber.hasPrefix("00") else {
+            guard description.valid, description.e164 == e164 else {
+                Fuzz.fail("\(text.debugDescription): describe disagrees with format: \(description)")
+            }
+            return
+        }
         guard let again = try? engine.parse(e164, defaultRegion: nil),
             again.countryCode == number.countryCode, again.nationalNumber == number.nationalNumber
         else {

@@ -1,0 +1,70 @@
+import CICU
+
+/// A region code as every op reads it: an ISO 3166-1 alpha-2 territory ICU knows, in any case and through ICU's
+/// aliases (`uk` → `GB`), or a UN M49 grouping from a locale tag (`419`). One parser, so every op agrees on
+/// which viewer a region names.
+public struct Region: Hashable, Sendable, CustomStringConvertible {
+    /// The canonical code: two upper-case letters (`GB`) or three digits (`419`).
+    public let code: String
+
+    private init(canonical code: String) {
+        self.code = code
+    }
+
+    /// The territory named by two ASCII letters in any case (`nl`, `UK`), or nil when the text is not two
+    /// letters or ICU knows no territory by it (`QQ`, `ZZ`, `EU`).
+    public init?(alpha2 text: String) {
+        guard let slot = Self.slot(text), let code = Self.canonicalCodes[slot] else { return nil }
+        self.init(canonical: code)
+    }
+
+    /// A region from a locale tag's region subtag: a territory as `init(alpha2:)` reads it, or three digits ICU
+    /// places in its region containment (`419`, `150`, `001`).
+    public init?(subtag text: String) {
+        if let region = Region(alpha2: text) {
+            self = region
+            return
+        }
+        let utf8 = text.utf8
+        guard utf8.count == 3, utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            text == "001" || LocaleResolver.containingRegion(of: text) != nil
+        else { return nil }
+        self.init(canonical: text)
+    }
+
+    public var description: String { code }
+
+    /// The canonical code of each upper-case two-letter code, at `slot(_:)`; nil where ICU knows none. Asked of
+    /// ICU once for all 676 codes, so a request finds a region by indexing.
+    private static let canonicalCodes: [String?] = {
+        var codes: [String?] = []
+        codes.reserveCapacity(26 * 26)
+        for first in UInt8(ascii: "A")...UInt8(ascii: "Z") {
+            for second in UInt8(ascii: "A")...UInt8(ascii: "Z") {
+                let text = String(decoding: [first, second], as: UTF8.self)
+                let code = ICUInfo.read(capacity: 8) { fmt_icu_address_territory(text, $0, $1) }
+                codes.append(code.isEmpty ? nil : code)
+            }
+        }
+        return codes
+    }()
+
+    /// The table index of two ASCII letters in either case.
+    private static func slot(_ text: String) -> Int? {
+        let utf8 = text.utf8
+        guard utf8.count == 2 else { return nil }
+        let first = utf8[utf8.startIndex] & 0xDF
+        let second = utf8[utf8.index(after: utf8.startIndex)] & 0xDF
+        let letters = UInt8(ascii: "A")...UInt8(ascii: "Z")
+        guard letters.contains(first), letters.contains(second) else { return nil }
+        return Int(first - UInt8(ascii: "A")) * 26 + Int(second - UInt8(ascii: "A"))
+    }
+}
+
+extension ResolvedLocale {
+    /// The viewer's region from the locale tag, canonical (`en-UK` → `GB`); nil when the tag has none or names
+    /// a region ICU does not know, which then stays as sent in `region`.
+    public var viewerRegion: Region? {
+        region.flatMap { Region(subtag: $0) }
+    }
+}

@@ -1,0 +1,167 @@
+/// Writes a response's members as JSON bytes straight into the connection's output buffer, in the order they
+/// are appended: no `JSONObject` tree is built, encoded and freed per request. The dispatcher writes the envelope
+/// (`{"id":…,"ok":true`) and the closing brace; a plugin appends its members after it. Inside `array(_:_:)` the
+/// writer appends elements instead (`element`, `objectElement`); inside `object(_:_:)`, members.
+/// Member names are protocol names written as given, so they must need no escaping (`StaticString` ones are
+/// ASCII literals; `String` ones are escaped).
+public struct ResponseWriter: Sendable {
+    /// The bytes written so far, the buffer's earlier contents included.
+    public private(set) var bytes: [UInt8]
+    /// Whether the next member or element needs a comma before it.
+    private var needsComma: Bool
+
+    /// A writer appending to `bytes`; `afterMembers` when members were already written at this level (the
+    /// envelope's `ok`).
+    public init(bytes: [UInt8] = [], afterMembers: Bool = false) {
+        self.bytes = bytes
+        needsComma = afterMembers
+    }
+
+    /// Appends members after an envelope already in `out`, using `out`'s storage; when `body` throws, whatever
+    /// it wrote is removed again.
+    public static func appendMembers<Failure: Error>(
+        to out: inout [UInt8], _ body: (inout ResponseWriter) throws(Failure) -> Void
+    ) throws(Failure) {
+        var writer = ResponseWriter(afterMembers: true)
+        swap(&writer.bytes, &out)
+        let start = writer.bytes.count
+        defer { swap(&writer.bytes, &out) }
+        do {
+            try body(&writer)
+        } catch {
+            writer.bytes.removeSubrange(start...)
+            throw error
+        }
+    }
+
+    // MARK: - Members
+
+    public mutating func member(_ name: StaticString, _ value: String) {
+        appendName(name)
+        JSONWriter.appendString(value, to: &bytes)
+    }
+
+    /// A string, or `null` when nil.
+    public mutating func member(_ name: StaticString, _ value: String?) {
+        appendName(name)
+        appendOptional(value)
+    }
+
+    public mutating func member(_ name: StaticString, _ value: Bool) {
+        appendName(name)
+        JSONWriter.appendLiteral(value ? "true" : "false", to: &bytes)
+    }
+
+    public mutating func member(_ name: StaticString, _ value: Int) {
+        appendName(name)
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// An array of strings.
+    public mutating func member(_ name: StaticString, _ values: [String]) {
+        appendName(name)
+        bytes.append(UInt8(ascii: "["))
+        for (offset, value) in values.enumerated() {
+            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(value, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// An array of integers.
+    public mutating func member(_ name: StaticString, _ values: [Int]) {
+        appendName(name)
+        bytes.append(UInt8(ascii: "["))
+        for (offset, value) in values.enumerated() {
+            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: String(value).utf8)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// A value prepared once (at load) as a tree.
+    public mutating func member(_ name: StaticString, _ value: JSONValue) {
+        appendName(name)
+        JSONWriter.append(value, to: &bytes)
+    }
+
+    /// A string member whose name is data (an address field's name), escaped as any string.
+    public mutating func member(named name: String, _ value: String) {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
+        JSONWriter.appendString(name, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        JSONWriter.appendString(value, to: &bytes)
+    }
+
+    /// A `null` member.
+    public mutating func null(_ name: StaticString) {
+        appendName(name)
+        JSONWriter.appendLiteral("null", to: &bytes)
+    }
+
+    /// An object member whose members `body` appends.
+    public mutating func object<Failure: Error>(
+        _ name: StaticString, _ body: (inout ResponseWriter) throws(Failure) -> Void
+    ) throws(Failure) {
+        appendName(name)
+        try nested(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), body)
+    }
+
+    /// An array member whose elements `body` appends.
+    public mutating func array<Failure: Error>(
+        _ name: StaticString, _ body: (inout ResponseWriter) throws(Failure) -> Void
+    ) throws(Failure) {
+        appendName(name)
+        try nested(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), body)
+    }
+
+    // MARK: - Elements
+
+    public mutating func element(_ value: String) {
+        appendComma()
+        JSONWriter.appendString(value, to: &bytes)
+    }
+
+    /// An object element whose members `body` appends.
+    public mutating func objectElement<Failure: Error>(
+        _ body: (inout ResponseWriter) throws(Failure) -> Void
+    ) throws(Failure) {
+        appendComma()
+        try nested(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), body)
+    }
+
+    // MARK: - Bytes
+
+    private mutating func nested<Failure: Error>(
+        open: UInt8, close: UInt8, _ body: (inout ResponseWriter) throws(Failure) -> Void
+    ) throws(Failure) {
+        bytes.append(open)
+        let outer = needsComma
+        needsComma = false
+        defer { needsComma = outer }
+        try body(&self)
+        bytes.append(close)
+    }
+
+    private mutating func appendComma() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        needsComma = true
+    }
+
+    /// `,"name":` (the comma when a member came before).
+    private mutating func appendName(_ name: StaticString) {
+        appendComma()
+        bytes.append(UInt8(ascii: "\""))
+        JSONWriter.appendLiteral(name, to: &bytes)
+        JSONWriter.appendLiteral("\":", to: &bytes)
+    }
+
+    private mutating func appendOptional(_ value: String?) {
+        if let value {
+            JSONWriter.appendString(value, to: &bytes)
+        } else {
+            JSONWriter.appendLiteral("null", to: &bytes)
+        }
+    }
+}
