@@ -16,8 +16,7 @@ enum Territory {
 /// Territory names for one snapshot, in the viewer's locale, memoised on first use (ICU's display names read
 /// resource bundles each time), bounded like the resolver.
 final class TerritoryCache: Sendable {
-    private let names = Mutex<[NameKey: String]>([:])
-    private static let limit = 4096
+    private let names = BoundedCache<NameKey, String>(limit: 4096)
 
     private struct NameKey: Hashable {
         let code: String
@@ -26,13 +25,7 @@ final class TerritoryCache: Sendable {
 
     /// `Territory.name`, remembered per ICU locale.
     func name(_ code: String, locale: ResolvedLocale) -> String {
-        let key = NameKey(code: code, icuLocale: locale.icuLocale)
-        if let name = names.withLock({ $0[key] }) { return name }
-        let name = Territory.name(code, locale: locale)
-        names.withLock { cache in
-            if cache.count >= Self.limit { cache.removeAll(keepingCapacity: true) }
-            cache[key] = name
-        }
-        return name
+        names.value(for: NameKey(code: code, icuLocale: locale.icuLocale)) { Territory.name(code, locale: locale) }
+            ?? code
     }
 }

@@ -1,4 +1,5 @@
 import FmtCore
+import FmtTesting
 import Testing
 
 /// Every op that takes a region reads it with the one `Region` parser: the same viewer region is accepted or

@@ -1,4 +1,5 @@
 import FmtCore
+import FmtTesting
 import Foundation
 import Testing
 
