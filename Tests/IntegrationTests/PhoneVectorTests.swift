@@ -8,6 +8,7 @@ import Testing
 @Suite struct PhoneVectorTests {
     static let memberOrder = [
         "id", "ok", "valid", "e164", "region", "type", "national", "international", "rfc3966", "display", "extension",
+        "possible", "possibleReason", "dialFrom",
     ]
 
     static func vectors() throws -> [JSONObject] {
@@ -36,7 +37,7 @@ import Testing
             #expect(response["id"] == .number(JSONNumber(index)), "\(label)")
             #expect(response["ok"] == true, "\(label): \(response)")
             #expect(response.keys == Self.memberOrder, "\(label)")
-            #expect(expected.count == 9, "\(label)")
+            #expect(expected.count == 12, "\(label)")
             for member in expected {
                 #expect(response[member.key] == member.value, "\(member.key) for \(label)")
             }
