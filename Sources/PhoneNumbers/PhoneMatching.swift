@@ -248,12 +248,12 @@ extension PhoneEngine {
             return national
         }
         guard let prefix = viewer.prefixForDialling, !prefix.isEmpty else { return international }
-        let grouped = international.utf8.dropFirst(2 + Self.decimalLength(code))
-        return prefix + " " + String(code) + " " + String(Substring(grouped))
-    }
-
-    private static func decimalLength(_ value: Int) -> Int {
-        value >= 10 ? 1 + decimalLength(value / 10) : 1
+        // `international` is `+`, the calling code, a space and the grouping: the IDD and a space replace the `+`.
+        var dial = prefix
+        dial.reserveCapacity(prefix.utf8.count + international.utf8.count)
+        dial.append(" ")
+        dial.append(contentsOf: international.dropFirst())
+        return dial
     }
 
     // MARK: Example numbers
