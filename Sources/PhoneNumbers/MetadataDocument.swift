@@ -51,6 +51,9 @@ public struct TerritoryRecord: Codable, Sendable, Equatable {
     public var leadingDigits: String?
     /// Pattern of the international dialling prefix (IDD) used in this region (`ip`).
     public var internationalPrefix: String?
+    /// The IDD to write when dialling out of this region, where `internationalPrefix` is not a single prefix
+    /// (`pip`; `8~10` for RU).
+    public var preferredInternationalPrefix: String?
     /// National (trunk) prefix, e.g. `0` (`np`).
     public var nationalPrefix: String?
     /// Defaults to `nationalPrefix` when upstream gives none.
@@ -68,6 +71,7 @@ public struct TerritoryRecord: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case id, countryCode = "cc", mainCountryForCode = "main", leadingDigits = "ld", internationalPrefix = "ip"
+        case preferredInternationalPrefix = "pip"
         case nationalPrefix = "np", nationalPrefixForParsing = "npp", nationalPrefixTransformRule = "npt"
         case preferredExtnPrefix = "ext", general = "gen", types, formats = "fmt"
     }
@@ -75,7 +79,8 @@ public struct TerritoryRecord: Codable, Sendable, Equatable {
     /// A territory from its parts.
     public init(
         id: String, countryCode: Int, mainCountryForCode: Bool? = nil, leadingDigits: String? = nil,
-        internationalPrefix: String? = nil, nationalPrefix: String? = nil, nationalPrefixForParsing: String? = nil,
+        internationalPrefix: String? = nil, preferredInternationalPrefix: String? = nil,
+        nationalPrefix: String? = nil, nationalPrefixForParsing: String? = nil,
         nationalPrefixTransformRule: String? = nil, preferredExtnPrefix: String? = nil,
         general: NumberDescRecord, types: [String: NumberDescRecord], formats: [NumberFormatRecord]? = nil
     ) {
@@ -84,6 +89,7 @@ public struct TerritoryRecord: Codable, Sendable, Equatable {
         self.mainCountryForCode = mainCountryForCode
         self.leadingDigits = leadingDigits
         self.internationalPrefix = internationalPrefix
+        self.preferredInternationalPrefix = preferredInternationalPrefix
         self.nationalPrefix = nationalPrefix
         self.nationalPrefixForParsing = nationalPrefixForParsing
         self.nationalPrefixTransformRule = nationalPrefixTransformRule

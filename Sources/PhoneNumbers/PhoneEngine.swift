@@ -69,10 +69,17 @@ public struct PhoneDescription: Sendable, Equatable, Codable {
     public var display: String
     /// Extension digits, encoded as `extension`.
     public var phoneExtension: String?
+    /// Whether the length is possible (upstream's `isPossibleNumber`).
+    public var possible: Bool
+    /// Upstream's `isPossibleNumberWithReason`.
+    public var possibleReason: PhonePossibility
+    /// How to dial the number from the viewer's region (upstream's `formatOutOfCountryCallingNumber`).
+    public var dialFrom: String
 
     enum CodingKeys: String, CodingKey {
         case valid, e164, region, type, national, international, rfc3966, display
         case phoneExtension = "extension"
+        case possible, possibleReason, dialFrom
     }
 }
 
@@ -92,12 +99,18 @@ public struct PhoneEngine: Sendable {
 
     /// Parses `text`; `defaultRegion` (upper-case region code) is used for numbers without a country code.
     public func parse(_ text: String, defaultRegion: String?) throws(PhoneParseError) -> PhoneNumber {
+        try parse(text, defaultRegion: defaultRegion, checkRegion: true)
+    }
+
+    /// `parse`; with `checkRegion` false a number without a country code and without a (known) default region
+    /// parses with country code 0, as upstream's internal parse for matching does.
+    func parse(_ text: String, defaultRegion: String?, checkRegion: Bool) throws(PhoneParseError) -> PhoneNumber {
         let scalars = Array(text.unicodeScalars)
         if scalars.count > 250 { throw .tooLong }
         var national = try nationalPart(scalars)
         guard self.text.isViable(national) else { throw .notANumber }
         let regionTerritory = defaultRegion.flatMap { metadata.byRegion[$0] }
-        if regionTerritory == nil {
+        if regionTerritory == nil && checkRegion {
             guard let first = national.first, TextRules.isPlus(first) else { throw .invalidCountryCode }
         }
         var phoneExtension: String?
@@ -359,7 +372,7 @@ public struct PhoneEngine: Sendable {
     }
 
     /// The number's territory (as `region(of:)` decides) and its type there.
-    private func classify(_ number: PhoneNumber) -> (territory: Territory?, type: PhoneNumberType) {
+    func classify(_ number: PhoneNumber) -> (territory: Territory?, type: PhoneNumberType) {
         let candidates = metadata.territories(forCode: number.countryCode)
         if candidates.isEmpty { return (nil, .unknown) }
         var nsn = number.nationalNumber
@@ -405,7 +418,7 @@ public struct PhoneEngine: Sendable {
     }
 
     /// National, international and RFC 3966 forms, sharing the format choice and one output buffer.
-    private func forms(_ number: PhoneNumber) -> (national: String, international: String, rfc3966: String) {
+    func forms(_ number: PhoneNumber) -> (national: String, international: String, rfc3966: String) {
         let code = number.countryCode
         guard let territory = metadata.territories(forCode: code).first else {
             return (number.nationalNumber, number.nationalNumber, number.nationalNumber)
@@ -573,10 +586,12 @@ public struct PhoneEngine: Sendable {
         let (territory, type) = classify(number)
         let region = territory?.id
         let (national, international, rfc3966) = forms(number)
+        let possibility = possibility(of: number)
         return PhoneDescription(
             valid: type != .unknown, e164: "+\(number.countryCode)\(number.nationalNumber)", region: region,
             type: type, national: national, international: international, rfc3966: rfc3966,
             display: region != nil && region == viewerRegion ? national : international,
-            phoneExtension: number.phoneExtension)
+            phoneExtension: number.phoneExtension, possible: possibility.isPossible, possibleReason: possibility,
+            dialFrom: dialForm(number, from: viewerRegion, national: national, international: international))
     }
 }

@@ -143,6 +143,9 @@ final class Territory: Sendable {
     let countryCodeDigits: [UInt8]
     let leadingDigits: DigitPattern?
     let internationalPrefix: DigitPattern?
+    /// The IDD written before numbers dialled out of this region: the preferred prefix, else the
+    /// international prefix when it is a single prefix (upstream's test); `nil` when there is none to write.
+    let prefixForDialling: String?
     let nationalPrefixForParsing: DigitPattern?
     let nationalPrefixTransform: [NumberFormat.Piece]?
     let preferredExtnPrefix: String?
@@ -173,6 +176,9 @@ final class Territory: Sendable {
         internationalPrefix = try record.internationalPrefix.map { (text) throws(PhoneMetadataError) in
             try cache.compile(text, field: "\(field).ip")
         }
+        prefixForDialling =
+            record.preferredInternationalPrefix
+            ?? record.internationalPrefix.flatMap { Self.isSinglePrefix($0) ? $0 : nil }
         nationalPrefixForParsing = try record.nationalPrefixForParsing.flatMap { (text) throws(PhoneMetadataError) in
             text.isEmpty ? nil : try cache.compile(text, field: "\(field).npp")
         }
@@ -207,6 +213,21 @@ final class Territory: Sendable {
         }
         formatsByPrefix = Self.buckets(formats)
         internationalFormatsByPrefix = Self.buckets(internationalFormats)
+    }
+
+    /// Upstream's `SINGLE_INTERNATIONAL_PREFIX`, `[\d]+(?:[~⁓∼～][\d]+)?`, over the whole text.
+    static func isSinglePrefix(_ text: String) -> Bool {
+        var scalars = text.unicodeScalars[...]
+        func digits() -> Bool {
+            let run = scalars.prefix { $0.properties.numericType == .decimal }
+            scalars = scalars.dropFirst(run.count)
+            return !run.isEmpty
+        }
+        guard digits() else { return false }
+        if scalars.isEmpty { return true }
+        guard let wait = scalars.first, "~\u{2053}\u{223C}\u{FF5E}".unicodeScalars.contains(wait) else { return false }
+        scalars = scalars.dropFirst()
+        return digits() && scalars.isEmpty
     }
 
     private static func buckets(_ formats: [NumberFormat]) -> [[NumberFormat]] {

@@ -12,10 +12,14 @@ import Foundation
 /// is one loaded snapshot of `phone-metadata.json`, so a SIGHUP after a metadata update swaps in new plans.
 public struct PhoneFormatter: FormatterPlugin {
     public static let name = "phone"
-    /// `phone` describes a phone number.
+    /// `phone` describes a phone number, `phoneMatch` compares numbers (upstream's `isNumberMatch`),
+    /// `phoneExample` gives a region's example number of a type.
     public enum Op: String, PluginOp {
-        case phone
+        case phone, phoneMatch, phoneExample
     }
+
+    /// The most entries `b` of one `phoneMatch` may hold.
+    public static let maximumMatchEntries = 10_000
 
     /// The metadata file under the data root, written by `phone-metadata-gen`.
     public static let file = "phone-metadata.json"
@@ -40,10 +44,18 @@ public struct PhoneFormatter: FormatterPlugin {
         ]
     }
 
-    /// Answers `{"op":"phone","number":…,"defaultRegion":…,"viewerRegion":…}` with `valid, e164, region, type,
-    /// national, international, rfc3966, display, extension`, in that order.
+    /// Answers `phone`, `phoneMatch` and `phoneExample`.
     public func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
-        let fields = request.fields
+        switch op {
+        case .phone: try phone(request.fields, into: &response)
+        case .phoneMatch: try match(request.fields, into: &response)
+        case .phoneExample: try example(request.fields, into: &response)
+        }
+    }
+
+    /// Answers `{"op":"phone","number":…,"defaultRegion":…,"viewerRegion":…}` with `valid, e164, region, type,
+    /// national, international, rfc3966, display, extension, possible, possibleReason, dialFrom`, in that order.
+    private func phone(_ fields: RequestFields, into response: inout ResponseWriter) throws {
         let number = try fields.required("number")
         let defaultRegion = try fields.region("defaultRegion")
         guard let viewerRegion = try fields.region("viewerRegion") else {
@@ -61,6 +73,56 @@ public struct PhoneFormatter: FormatterPlugin {
         Self.write(description, to: &response)
     }
 
+    /// Answers `{"op":"phoneMatch","a":…,"b":…,"defaultRegion":…}` with `match` (`exact`, `nsn`, `shortNsn`,
+    /// `none`), or with `matches`, one per entry in order, when `b` is an array.
+    private func match(_ fields: RequestFields, into response: inout ResponseWriter) throws {
+        let first = try fields.required("a")
+        let defaultRegion = try fields.region("defaultRegion")?.code
+        switch fields["b"] {
+        case .array?:
+            guard let others = try fields.strings("b") else { return }
+            guard others.count <= Self.maximumMatchEntries else {
+                throw CoreError.invalidField(
+                    "b",
+                    message:
+                        "At most \(Self.maximumMatchEntries) entries per request, got \(others.count); split the list.")
+            }
+            let results = engine.match(first, against: others, defaultRegion: defaultRegion)
+            var names: [String] = []
+            names.reserveCapacity(results.count)
+            for (index, result) in results.enumerated() {
+                switch result {
+                case .success(let match): names.append(match.rawValue)
+                case .failure(let error): throw PhoneNumberError.invalidMatchText(error, index: index)
+                }
+            }
+            response.member("matches", names)
+        default:
+            let second = try fields.required("b", or: "The field \"b\" must be a string or an array of strings.")
+            do {
+                response.member("match", try engine.match(first, second, defaultRegion: defaultRegion).rawValue)
+            } catch {
+                throw PhoneNumberError.invalidMatchText(error, index: nil)
+            }
+        }
+    }
+
+    /// Answers `{"op":"phoneExample","region":…,"type":…,"viewerRegion":…}` with the example number as `phone`
+    /// describes it; `type` defaults to `fixedLine`, `viewerRegion` to `region`.
+    private func example(_ fields: RequestFields, into response: inout ResponseWriter) throws {
+        guard let region = try fields.region("region") else {
+            throw CoreError.invalidField(
+                "region", message: "The field \"region\" is required: an ISO 3166-1 alpha-2 region (e.g. NL).")
+        }
+        let type = try fields.enum("type", as: PhoneNumberType.self, noun: "a phone number type") ?? .fixedLine
+        let viewerRegion = try fields.region("viewerRegion") ?? region
+        guard let number = engine.exampleNumber(region: region.code, type: type) else {
+            throw PhoneNumberError.noExample(
+                region: region.code, type: type, hasPlan: engine.metadata.countryCode(forRegion: region.code) != nil)
+        }
+        Self.write(engine.describe(number, viewerRegion: viewerRegion.code), to: &response)
+    }
+
     static func write(_ description: PhoneDescription, to response: inout ResponseWriter) {
         response.member("valid", description.valid)
         response.member("e164", description.e164)
@@ -71,6 +133,9 @@ public struct PhoneFormatter: FormatterPlugin {
         response.member("rfc3966", description.rfc3966)
         response.member("display", description.display)
         response.member("extension", description.phoneExtension)
+        response.member("possible", description.possible)
+        response.member("possibleReason", description.possibleReason.rawValue)
+        response.member("dialFrom", description.dialFrom)
     }
 
     private static func dataError(_ error: PhoneMetadataError) -> DataError {
@@ -85,28 +150,68 @@ public struct PhoneFormatter: FormatterPlugin {
     }
 }
 
-/// A `phone` request whose number cannot be parsed; `reason` carries libphonenumber's error name.
+/// A phone request that cannot be answered: a text that cannot be parsed (`invalid_number`, whose `reason` carries
+/// libphonenumber's error name), or a region or type without an example number (`no_example`).
 public enum PhoneNumberError: WireError, Equatable {
+    /// `number` of `phone` does not parse.
     case invalidNumber(PhoneParseError)
+    /// `a` or `b` of `phoneMatch` does not parse; `index` is the entry of an array `b`.
+    case invalidMatchText(PhoneMatchError, index: Int?)
+    /// `phoneExample` has no example of `type` in `region`; `hasPlan` is false for a region without a numbering
+    /// plan.
+    case noExample(region: String, type: PhoneNumberType, hasPlan: Bool)
 
-    public var code: String { "invalid_number" }
-    public var field: String? { "number" }
+    public var code: String {
+        switch self {
+        case .invalidNumber, .invalidMatchText: "invalid_number"
+        case .noExample: "no_example"
+        }
+    }
+
+    public var field: String? {
+        switch self {
+        case .invalidNumber: "number"
+        case .invalidMatchText(let error, _): error.side.rawValue
+        case .noExample(_, _, let hasPlan): hasPlan ? "type" : "region"
+        }
+    }
+
     public var details: JSONObject {
         switch self {
         case .invalidNumber(let error): ["reason": .string(error.reason)]
+        case .invalidMatchText(let error, let index?) where error.side == .b:
+            ["reason": .string(error.reason.reason), "index": JSONValue(index)]
+        case .invalidMatchText(let error, _): ["reason": .string(error.reason.reason)]
+        case .noExample: [:]
         }
     }
 
     /// What went wrong, ending with upstream's reason so that `fmtq` shows it too.
     public var message: String {
         switch self {
-        case .invalidNumber(let error): "\(Self.explanation(error)) (\(error.reason))."
+        case .invalidNumber(let error): "\(Self.explanation(error, field: "number")) (\(error.reason))."
+        case .invalidMatchText(let error, let index):
+            Self.matchExplanation(error, index: error.side == .b ? index : nil) + " (\(error.reason.reason))."
+        case .noExample(let region, let type, let hasPlan):
+            hasPlan
+                ? "The numbering plan of \(region) has no example \(type.rawValue) number."
+                : "\(region) has no numbering plan, so no example number."
         }
     }
 
-    private static func explanation(_ error: PhoneParseError) -> String {
+    private static func matchExplanation(_ error: PhoneMatchError, index: Int?) -> String {
+        let side = error.side.rawValue
+        if error.reason == .notANumber {
+            return index.map { "Entry \($0) of \"\(side)\" does not hold a phone number" }
+                ?? "The field \"\(side)\" does not hold a phone number"
+        }
+        let place = index.map { "In entry \($0) of \"\(side)\": " } ?? "In \"\(side)\": "
+        return place + explanation(error.reason, field: side)
+    }
+
+    private static func explanation(_ error: PhoneParseError, field: String) -> String {
         switch error {
-        case .notANumber: "The field \"number\" does not hold a phone number"
+        case .notANumber: "The field \"\(field)\" does not hold a phone number"
         case .invalidCountryCode:
             "The number has no known country calling code: write it with + and the code, or give \"defaultRegion\""
         case .tooShortAfterIDD: "The number is too short after the international dialling prefix"

@@ -23,6 +23,7 @@ struct RequestMix {
             let requests: [JSONObject]
             switch op {
             case "phone": requests = try Self.phoneRequests(directory + "/phone-format.json")
+            case "phoneMatch": requests = try Self.phoneMatchRequests(directory + "/phone-format.json")
             case "address": requests = try Self.successfulRequests(directory + "/address-format.json", addingOp: nil)
             case "date": requests = try Self.successfulRequests(directory + "/date-format.json", addingOp: "date")
             case "sort":
@@ -74,6 +75,21 @@ struct RequestMix {
             for member in input { request.append(member.key, member.value) }
             return request
         }
+    }
+
+    /// Entries of one `phoneMatch` batch: a service checking a new contact against its whole list.
+    static let phoneMatchEntries = 10_000
+
+    /// Two `phoneMatch` requests of a Dutch mobile against 10,000 entries (the phone vectors' numbers in turn),
+    /// with `defaultRegion` NL and without one. A line of about 180 KB: the daemon needs a larger `--max-line`.
+    private static func phoneMatchRequests(_ path: String) throws -> [JSONObject] {
+        let numbers = try cases(path).compactMap { $0["input"]?.objectValue?["number"]?.stringValue }
+        guard !numbers.isEmpty else { return [] }
+        let entries = JSONValue((0..<phoneMatchEntries).map { numbers[$0 % numbers.count] })
+        return [
+            ["op": "phoneMatch", "a": "+31 6 12345678", "b": entries, "defaultRegion": "NL"],
+            ["op": "phoneMatch", "a": "+31 6 12345678", "b": entries],
+        ]
     }
 
     /// The requests of the cases that expect a response (not an error).

@@ -13,7 +13,8 @@ struct PhoneCommand: Subcommand {
                 Parses, validates and formats a phone number with libphonenumber's rules and the daemon's numbering-plan
                 metadata. The first line is the display form: national when the number belongs to the viewer's region,
                 international otherwise. Then validity, type, region and the E.164, national, international and
-                RFC 3966 forms (and the extension, when there is one).
+                RFC 3966 forms (and the extension, when there is one), whether its length is possible (with
+                libphonenumber's reason) and how to dial it from the viewer's region.
                 """,
             arguments: [
                 CommandArgument(
@@ -65,7 +66,104 @@ struct PhoneCommand: Subcommand {
             ("rfc3966", response.text("rfc3966")),
         ]
         if let phoneExtension = response["extension"]?.stringValue { rows.append(("extension", phoneExtension)) }
+        if let reason = response["possibleReason"]?.stringValue {
+            rows.append(("possible", (response["possible"] == .bool(true) ? "yes" : "no") + " (\(reason))"))
+        }
+        if let dial = response["dialFrom"]?.stringValue { rows.append(("dial", dial)) }
         let lines = rows.map { "  " + $0.0 + String(repeating: " ", count: 15 - $0.0.count) + $0.1 }
         return ([response.text("display")] + lines).joined(separator: "\n")
     }
+}
+
+/// `fmtq phone-match`: whether two numbers are the same (libphonenumber's isNumberMatch).
+struct PhoneMatchCommand: Subcommand {
+    static let name = "phone-match"
+    static let summary = "Compare two phone numbers: fmtq phone-match '+31 6 12345678' 06-12345678 --default-region NL"
+    static var spec: CommandSpec<QueryOptions> {
+        CommandSpec(
+            name: "fmtq phone-match", summary: summary,
+            usage: ["fmtq phone-match A B [--default-region REGION]"],
+            description: """
+                Says whether two numbers are the same, as libphonenumber's isNumberMatch does: exact (same country
+                calling code, number and extension), nsn (one has no country code, the national numbers agree),
+                shortNsn (one national number ends the other, or only one has an extension) or none. With
+                --default-region both are read in that region; without it a number without a country code is read
+                in the other's region, or both are compared by their national numbers.
+                """,
+            arguments: [
+                CommandArgument("A", help: "the first number as written, e.g. '+31 6 12345678'"),
+                CommandArgument("B", help: "the second number as written, e.g. 06-12345678"),
+            ],
+            options: [
+                .text(
+                    "--default-region", "REGION",
+                    help: "the region of numbers written without a country code, e.g. NL", \.defaultRegion)
+            ],
+            epilogue: """
+                Examples:
+                  fmtq phone-match '+31 6 12345678' 06-12345678 --default-region NL   exact
+                  fmtq phone-match '+31 6 12345678' 06-12345678                       nsn
+                  fmtq phone-match '+1 650 253 0000' '253 0000'                        shortNsn
+
+                Exit status 0 for a match of any kind, 1 for none (and for an error, e.g. a text that is no number).
+                """)
+    }
+
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
+        guard positionals.count >= 2 else {
+            throw UsageError("two numbers are needed, e.g. fmtq phone-match '+31 6 12345678' 06-12345678")
+        }
+        try refuseExtra(positionals, after: 2)
+        var request: JSONObject = ["op": "phoneMatch", "a": .string(positionals[0]), "b": .string(positionals[1])]
+        if let defaultRegion = options.defaultRegion { request.append("defaultRegion", .string(defaultRegion)) }
+        return request
+    }
+
+    static func render(_ response: JSONObject) -> String { response.text("match") }
+
+    static func exitStatus(_ response: JSONObject) -> Int32 { response["match"] == .string("none") ? 1 : 0 }
+}
+
+/// `fmtq phone-example`: a region's example number of a type, in every form.
+struct PhoneExampleCommand: Subcommand {
+    static let name = "phone-example"
+    static let summary = "Show a region's example number: fmtq phone-example NL --type mobile"
+    static var spec: CommandSpec<QueryOptions> {
+        CommandSpec(
+            name: "fmtq phone-example", summary: summary,
+            usage: ["fmtq phone-example REGION [--type TYPE] [--viewer-region REGION]"],
+            description: """
+                Shows libphonenumber's example number of a type for a region (a placeholder for a phone field), as
+                fmtq phone shows a number: the display form for the viewer's region first (the region itself unless
+                --viewer-region says otherwise), then every other form.
+                """,
+            arguments: [CommandArgument("REGION", help: "an ISO 3166-1 region, e.g. NL")],
+            options: [
+                .text(
+                    "--type", "TYPE",
+                    help: "fixedLine (the default), mobile, tollFree, premiumRate, sharedCost, voip, personalNumber, "
+                        + "pager, uan or voicemail", \.numberType),
+                .text(
+                    "--viewer-region", "REGION", help: "the viewer's ISO 3166-1 region (default: REGION)",
+                    \.viewerRegion),
+            ],
+            epilogue: """
+                Examples:
+                  fmtq phone-example NL --type mobile                     06 12345678
+                  fmtq phone-example NL --type mobile --viewer-region BE  +31 6 12345678
+
+                A region or type without an example number is an error (exit status 1, code no_example).
+                """)
+    }
+
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
+        guard let region = positionals.first else { throw UsageError("the region is missing, e.g. NL") }
+        try refuseExtra(positionals, after: 1)
+        var request: JSONObject = ["op": "phoneExample", "region": .string(region)]
+        if let type = options.numberType { request.append("type", .string(type)) }
+        if let viewerRegion = options.viewerRegion { request.append("viewerRegion", .string(viewerRegion)) }
+        return request
+    }
+
+    static func render(_ response: JSONObject) -> String { PhoneCommand.render(response) }
 }

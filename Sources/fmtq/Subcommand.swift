@@ -8,6 +8,8 @@ struct QueryOptions {
     var defaultRegion: String?
     var country: String?
     var style: String?
+    /// `--type` of `phone-example`.
+    var numberType: String?
     var yearShared = false
     /// Address fields by wire name (`houseNumber`), from `--house-number` and its siblings.
     var fields: [String: String] = [:]
@@ -34,9 +36,15 @@ protocol Subcommand {
     static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject
     /// Human-readable text for a successful response (without `id` and `ok`).
     static func render(_ response: JSONObject) -> String
+    /// The exit status for a successful response: 0 unless the command says otherwise (`phone-match` exits 1
+    /// when the numbers do not match).
+    static func exitStatus(_ response: JSONObject) -> Int32
 }
 
 extension Subcommand {
+    /// 0: a successful response is success.
+    static func exitStatus(_ response: JSONObject) -> Int32 { 0 }
+
     /// The command line of a command with neither arguments nor options.
     static func bare(_ description: String) -> CommandSpec<QueryOptions> {
         CommandSpec(

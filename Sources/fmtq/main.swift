@@ -7,7 +7,8 @@ import Foundation
 
 let commands: [any Subcommand.Type] = [
     PingCommand.self, InfoCommand.self, StatsCommand.self, AddressCommand.self, DateCommand.self, PhoneCommand.self,
-    SortCommand.self, SortKeyCommand.self, LanguageCommand.self, PluralCommand.self, MessageCommand.self,
+    PhoneMatchCommand.self, PhoneExampleCommand.self, SortCommand.self, SortKeyCommand.self, LanguageCommand.self,
+    PluralCommand.self, MessageCommand.self,
 ]
 
 /// The options every command takes, wherever they appear on the command line.
@@ -44,7 +45,7 @@ let usage = """
 
     Commands:
     \((commands.map { ($0.name, $0.summary) } + [("raw", rawSpec.summary), (ReloadCommand.name, ReloadCommand.summary)])
-        .map { "  " + $0.0.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
+        .map { "  " + $0.0.padding(toLength: 15, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
 
     \(global.helpText.components(separatedBy: "\n\n").dropFirst().joined(separator: "\n\n"))
 
@@ -160,10 +161,11 @@ guard let response = try? FmtConnection.decode(responseLine) else {
 }
 if globalOptions.json {
     print(String(decoding: responseLine, as: UTF8.self))
-    exit(response["ok"] == .bool(true) ? 0 : 1)
+    exit(response["ok"] == .bool(true) ? command.exitStatus(response) : 1)
 }
 if let error = FmtResponseError(response: response) { fail("fmtq \(name): \(error)", status: 1) }
 var body = response
 body["id"] = nil
 body["ok"] = nil
 print(command.render(body))
+exit(command.exitStatus(body))

@@ -8,6 +8,14 @@ import PhoneNumbers
 struct PhoneMetadataGen {
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.count == 2, arguments[0] == "--benchmark-match" {
+            do {
+                print(try PhoneBenchmark.runMatch(json: try Data(contentsOf: URL(fileURLWithPath: arguments[1]))))
+            } catch {
+                fail("benchmark: \(error)")
+            }
+            return
+        }
         if arguments.count >= 2, arguments[0] == "--benchmark" {
             let custom = arguments.dropFirst(2).map { argument -> (String, String?) in
                 let parts = argument.split(separator: "@", maxSplits: 1).map(String.init)

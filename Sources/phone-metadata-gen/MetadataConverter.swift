@@ -205,6 +205,7 @@ enum MetadataConverter {
             mainCountryForCode: node.attributes["mainCountryForCode"] == "true" ? true : nil,
             leadingDigits: node.attributes["leadingDigits"].map(stripped),
             internationalPrefix: node.attributes["internationalPrefix"].map(stripped),
+            preferredInternationalPrefix: node.attributes["preferredInternationalPrefix"].map(stripped),
             nationalPrefix: nationalPrefix, nationalPrefixForParsing: forParsing,
             nationalPrefixTransformRule: transform, preferredExtnPrefix: node.attributes["preferredExtnPrefix"],
             general: general, types: types, formats: formats)

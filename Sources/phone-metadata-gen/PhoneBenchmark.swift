@@ -93,3 +93,40 @@ public enum PhoneBenchmark {
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }
+
+extension PhoneBenchmark {
+    /// Wall-clock and thread CPU time of one `phoneMatch` batch: a number against `count` others (every
+    /// region's example numbers, E.164 and national in turn, with the NL mobile among them), median of `rounds`.
+    public static func runMatch(json: Data, count: Int = 10_000, rounds: Int = 21) throws -> String {
+        let metadata = try PhoneMetadata(json: json)
+        let engine = PhoneEngine(metadata: metadata)
+        var pool: [String] = []
+        for region in metadata.regions {
+            for (_, example) in metadata.examples(region: region).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                let code = metadata.countryCode(forRegion: region) ?? 0
+                pool.append(pool.count % 2 == 0 ? "+\(code) \(example)" : example)
+            }
+        }
+        var others = (0..<count).map { pool[$0 % pool.count] }
+        others[count / 2] = "06-12345678"
+        var lines: [String] = []
+        for region in [nil, "NL"] as [String?] {
+            var samples: [Double] = []
+            var cpuSamples: [Double] = []
+            var matches = 0
+            for _ in 0..<rounds {
+                let cpuStart = threadCPUNanoseconds()
+                let start = ContinuousClock.now
+                let results = engine.match("+31 6 12345678", against: others, defaultRegion: region)
+                samples.append(nanoseconds(ContinuousClock.now - start))
+                cpuSamples.append(threadCPUNanoseconds() - cpuStart)
+                matches = results.count { (try? $0.get()).map { $0 != .none } ?? false }
+            }
+            lines.append(
+                String(
+                    format: "match against %d (defaultRegion %@): %.2f ms wall, %.2f ms thread CPU, %d matches",
+                    count, region ?? "none", median(samples) / 1e6, median(cpuSamples) / 1e6, matches))
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -8,6 +8,7 @@ import Testing
 @Suite struct PhoneVectorTests {
     static let memberOrder = [
         "id", "ok", "valid", "e164", "region", "type", "national", "international", "rfc3966", "display", "extension",
+        "possible", "possibleReason", "dialFrom",
     ]
 
     static func vectors() throws -> [JSONObject] {
@@ -36,7 +37,7 @@ import Testing
             #expect(response["id"] == .number(JSONNumber(index)), "\(label)")
             #expect(response["ok"] == true, "\(label): \(response)")
             #expect(response.keys == Self.memberOrder, "\(label)")
-            #expect(expected.count == 9, "\(label)")
+            #expect(expected.count == 12, "\(label)")
             for member in expected {
                 #expect(response[member.key] == member.value, "\(member.key) for \(label)")
             }
@@ -260,6 +261,8 @@ import Testing
                   national       02 555 12 34
                   international  +32 2 555 12 34
                   rfc3966        tel:+32-2-555-12-34
+                  possible       yes (IS_POSSIBLE)
+                  dial           00 32 2 555 12 34
 
                 """)
 
@@ -271,7 +274,8 @@ import Testing
             ])
         #expect(home.status == 0, "\(home.stderr)")
         #expect(home.stdout.hasPrefix("020 7946 0958 x42\n"))
-        #expect(home.stdout.hasSuffix("  extension      42\n"))
+        #expect(home.stdout.contains("  extension      42\n"))
+        #expect(home.stdout.hasSuffix("  dial           020 7946 0958 x42\n"))
     }
 
     @Test func fmtqPhoneReportsUpstreamsReasonAndUsageMistakes() throws {

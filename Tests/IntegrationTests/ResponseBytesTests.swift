@@ -7,7 +7,9 @@ import Testing
 /// vector request, every request line the tests write and the field edge cases. It was recorded before the plugin
 /// seam changed (the field reader, the op table, the response writer), which changed only the region consistency
 /// answers, and again after the generated address formats, which changed only the countries that had the default
-/// layout before (AT, CH, FR, IT, JP, SE); a change to how responses are written must keep every byte.
+/// layout before (AT, CH, FR, IT, JP, SE), and for the contacts features, which appended `possible`,
+/// `possibleReason` and `dialFrom` to every `phone` success; a change to how responses are written must keep
+/// every byte.
 @Suite struct ResponseBytesTests {
     struct Record {
         let request: String

@@ -16,6 +16,7 @@ struct VectorFile: Decodable {
 extension PhoneAnswer {
     enum CodingKeys: String, CodingKey {
         case ok, reason, valid, e164, region, type, national, international, rfc3966, display, `extension`
+        case possibleReason, dialFrom
     }
 
     init(from decoder: any Decoder) throws {
@@ -31,6 +32,8 @@ extension PhoneAnswer {
         rfc3966 = try container.decodeIfPresent(String.self, forKey: .rfc3966)
         display = try container.decodeIfPresent(String.self, forKey: .display)
         `extension` = try container.decodeIfPresent(String.self, forKey: .extension)
+        possibleReason = try container.decodeIfPresent(String.self, forKey: .possibleReason)
+        dialFrom = try container.decodeIfPresent(String.self, forKey: .dialFrom)
     }
 }
 
