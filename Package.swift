@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "FmtClient", dependencies: ["FmtCore", "CSystem"]),
         // One option table per command drives parsing, validation messages and --help (fmtd, fmtq, fmtbench).
         .target(name: "FmtCommandLine"),
+        // The wire protocol described for people: fmtd-protocol(7) and fmtq's completion of `raw`.
+        .target(name: "FmtProtocol", dependencies: ["FmtCommandLine"]),
 
         // Formatter plugins.
         .target(name: "AddressFormatting", dependencies: ["FmtCore", "CICU"]),
@@ -69,7 +71,7 @@ let package = Package(
 
         // Executables: thin wiring only.
         .executableTarget(name: "fmtd", dependencies: ["FmtCore", "FmtServer", "FmtHost", "FmtCommandLine"]),
-        .executableTarget(name: "fmtq", dependencies: ["FmtCore", "FmtClient", "FmtCommandLine"]),
+        .executableTarget(name: "fmtq", dependencies: ["FmtCore", "FmtClient", "FmtCommandLine", "FmtProtocol"]),
         .executableTarget(
             name: "fmtbench", dependencies: ["FmtCore", "FmtClient", "FmtCommandLine", "CSystem", "FmtHost"]),
 
@@ -81,7 +83,7 @@ let package = Package(
         .testTarget(name: "FmtServerTests", dependencies: ["FmtServer", "FmtCore"]),
         .testTarget(name: "FmtHostTests", dependencies: ["FmtHost", "FmtCore"]),
         .testTarget(name: "FmtClientTests", dependencies: ["FmtClient", "FmtCore"]),
-        .testTarget(name: "FmtCommandLineTests", dependencies: ["FmtCommandLine"]),
+        .testTarget(name: "FmtCommandLineTests", dependencies: ["FmtCommandLine", "FmtProtocol", "FmtCore"]),
         .testTarget(name: "AddressFormattingTests", dependencies: ["AddressFormatting", "FmtCore"]),
         .testTarget(name: "DateFormattingTests", dependencies: ["DateFormatting", "FmtCore"], exclude: ["Reference"]),
         .testTarget(

@@ -13,6 +13,7 @@ struct QueryOptions {
     var fields: [String: String] = [:]
     var pid: Int32?
     var timeout = 30.0
+    var openMetrics = false
 }
 
 extension CommandOption<QueryOptions> {
@@ -104,7 +105,23 @@ struct InfoCommand: Subcommand {
 struct StatsCommand: Subcommand {
     static let name = "stats"
     static let summary = "Show uptime, connections, requests and errors per op, reloads, latency"
-    static var spec: CommandSpec<QueryOptions> { bare("Shows the daemon's counters since it started.") }
+    static var spec: CommandSpec<QueryOptions> {
+        CommandSpec(
+            name: "fmtq stats", summary: summary, usage: ["fmtq stats [--openmetrics]"],
+            description: "Shows the daemon's counters since it started.",
+            options: [
+                .flag(
+                    "--openmetrics",
+                    help: "print the counters, latency histogram and data versions in the OpenMetrics text format "
+                        + "(for Prometheus, e.g. node_exporter's textfile collector)",
+                    \.openMetrics)
+            ],
+            epilogue: """
+                Examples:
+                  fmtq stats
+                  fmtq stats --openmetrics | promtool check metrics
+                """)
+    }
     static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
         try refuseExtra(positionals, after: 0)
         return ["op": "stats"]
