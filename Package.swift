@@ -52,6 +52,16 @@ let package = Package(
             ),
             dependencies: ["phone-metadata-gen"]
         ),
+        .plugin(
+            name: "BuildDeb",
+            capability: .command(
+                intent: .custom(
+                    verb: "build-deb",
+                    description: "Build fmtd_<version>-1_<arch>.deb from a static release build and check it with lintian"
+                ),
+                permissions: [.writeToPackageDirectory(reason: "Builds in .build/debian/build and writes the .deb to .build/debian")]
+            )
+        ),
         .target(name: "PhonePlugin", dependencies: ["PhoneNumbers", "FmtCore"]),
         .target(name: "NameServices", dependencies: ["FmtCore", "CICU"]),
 

@@ -62,14 +62,13 @@ public struct ManualPage: Sendable {
         ]
         for (heading, blocks) in sections {
             lines.append(".SH " + Self.quoted(heading))
-            var previousWasParagraph = false
+            // A paragraph or example after another block starts a new paragraph (and ends a list's indent).
+            var afterBlock = false
             for block in blocks {
                 switch block {
                 case .paragraph(let text):
-                    if previousWasParagraph { lines.append(".PP") }
+                    if afterBlock { lines.append(".PP") }
                     lines.append(Self.text(text))
-                    previousWasParagraph = true
-                    continue
                 case .list(let items):
                     for item in items {
                         lines.append(".TP")
@@ -77,7 +76,7 @@ public struct ManualPage: Sendable {
                         lines.append(Self.text(item.text.isEmpty ? " " : item.text))
                     }
                 case .example(let text):
-                    if previousWasParagraph { lines.append(".PP") }
+                    if afterBlock { lines.append(".PP") }
                     lines.append(".RS 4")
                     lines.append(".nf")
                     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -87,8 +86,10 @@ public struct ManualPage: Sendable {
                     lines.append(".RE")
                 case .subsection(let title):
                     lines.append(".SS " + Self.quoted(title))
+                    afterBlock = false
+                    continue
                 }
-                previousWasParagraph = false
+                afterBlock = true
             }
         }
         return lines.joined(separator: "\n") + "\n"
