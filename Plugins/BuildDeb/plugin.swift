@@ -25,9 +25,7 @@ import PackagePlugin
         }
         let scratch = root + "/.build/debian/build"
         let flags = ["build", "--package-path", root, "--scratch-path", scratch, "-c", "release", "--static-swift-stdlib"]
-        for product in ["fmtd", "fmtq", "fmtbench"] {
-            try run("/usr/bin/env", ["swift"] + flags + ["--product", product])
-        }
+        try run("/usr/bin/env", ["swift"] + flags)
         let binaries = try capture("/usr/bin/env", ["swift"] + flags + ["--show-bin-path"])
         if !scriptArguments.contains("--out") { scriptArguments += ["--out", root + "/.build/debian"] }
         let output = try capture("/bin/sh", [root + "/packaging/deb/build-deb.sh", "--build-dir", binaries] + scriptArguments)
