@@ -57,9 +57,13 @@ let package = Package(
             capability: .command(
                 intent: .custom(
                     verb: "build-deb",
-                    description: "Build fmtd_<version>-1_<arch>.deb from a static release build and check it with lintian"
+                    description:
+                        "Build fmtd_<version>-1_<arch>.deb from a static release build and check it with lintian"
                 ),
-                permissions: [.writeToPackageDirectory(reason: "Builds in .build/debian/build and writes the .deb to .build/debian")]
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "Builds in .build/debian/build and writes the .deb to .build/debian")
+                ]
             )
         ),
         .target(name: "PhonePlugin", dependencies: ["PhoneNumbers", "FmtCore"]),

@@ -19,16 +19,21 @@ import PackagePlugin
                 scriptArguments += [argument, arguments[index + 1]]
                 index += 1
             case "--no-lintian": lintian = false
-            default: throw Failure("unknown argument \(argument); build-deb takes --out, --version, --revision, --no-lintian")
+            default:
+                throw Failure(
+                    "unknown argument \(argument); build-deb takes --out, --version, --revision, --no-lintian")
             }
             index += 1
         }
         let scratch = root + "/.build/debian/build"
-        let flags = ["build", "--package-path", root, "--scratch-path", scratch, "-c", "release", "--static-swift-stdlib"]
+        let flags = [
+            "build", "--package-path", root, "--scratch-path", scratch, "-c", "release", "--static-swift-stdlib",
+        ]
         try run("/usr/bin/env", ["swift"] + flags)
         let binaries = try capture("/usr/bin/env", ["swift"] + flags + ["--show-bin-path"])
         if !scriptArguments.contains("--out") { scriptArguments += ["--out", root + "/.build/debian"] }
-        let output = try capture("/bin/sh", [root + "/packaging/deb/build-deb.sh", "--build-dir", binaries] + scriptArguments)
+        let output = try capture(
+            "/bin/sh", [root + "/packaging/deb/build-deb.sh", "--build-dir", binaries] + scriptArguments)
         let deb = output.split(separator: "\n").last.map(String.init) ?? ""
         if lintian {
             print("== lintian \(deb)")

@@ -68,9 +68,12 @@ public enum ProtocolDescription {
         Field("unknown_op", "", "no such op (`info` lists them)"),
         Field("invalid_field", "", "a field has the wrong type or value; `field` names it"),
         Field("too_large", "", "the line is longer than --max-line; the rest of the line is discarded"),
-        Field("overloaded", "", "the daemon is at its connection limits; this one line is sent, then the connection closes"),
+        Field(
+            "overloaded", "",
+            "the daemon is at its connection limits; this one line is sent, then the connection closes"),
         Field("line_timeout", "", "a line stayed unfinished longer than --line-timeout; one line, then closed"),
-        Field("forbidden", "", "the peer's uid and gid are not allowed (--allow-uid, --allow-gid); one line, then closed"),
+        Field(
+            "forbidden", "", "the peer's uid and gid are not allowed (--allow-uid, --allow-gid); one line, then closed"),
         Field("internal", "", "a bug; logged; the daemon keeps serving"),
         Field("invalid_number", "", "phone: the text cannot be parsed as a phone number; `reason` says why"),
         Field("invalid_date", "", "date: not a date that exists as YYYY-MM-DD or --MM-DD"),
@@ -103,7 +106,8 @@ public enum ProtocolDescription {
                 Field("uptimeSeconds", "number", "seconds since start"),
                 Field(
                     "connections", "object",
-                    "`open`, `total`, `overloaded`, `forbidden`, `idleClosed`, `lineTimeouts`, `tooLarge`, `readPauses`"),
+                    "`open`, `total`, `overloaded`, `forbidden`, `idleClosed`, `lineTimeouts`, `tooLarge`, `readPauses`"
+                ),
                 Field("requests", "object", "`total`, `errors`, `perOp` (`requests` and `errors` per op; `(other)`)"),
                 Field(
                     "latency", "object",
@@ -129,9 +133,12 @@ public enum ProtocolDescription {
                 Field("lines", "array of strings", "the address lines"),
                 Field("oneLine", "string", "the address on one line, without name and organization"),
                 Field("fields", "array", "`field`, `label`, `value` of each field shown, in display order"),
-                Field("warnings", "array", "`code`, `field`, `message`: postal_code_format, missing_required, region_unknown"),
+                Field(
+                    "warnings", "array",
+                    "`code`, `field`, `message`: postal_code_format, missing_required, region_unknown"),
             ], errors: "invalid_field on address, address.country, address.<name>, viewerRegion or locale.",
-            example: #"{"op":"address","address":{"street":"Rue de la Loi","houseNumber":"16","postalCode":"1000","city":"Bruxelles","country":"BE"},"locale":"nl"}"#
+            example:
+                #"{"op":"address","address":{"street":"Rue de la Loi","houseNumber":"16","postalCode":"1000","city":"Bruxelles","country":"BE"},"locale":"nl"}"#
         ),
         Op(
             name: "addressFormat", summary: "Describes a country's address format for a viewer.",
@@ -174,7 +181,8 @@ public enum ProtocolDescription {
                 Field("valid", "boolean", "whether the metadata knows the number"),
                 Field("e164", "string", "the E.164 form"), Field("region", "string or null", "the number's region"),
                 Field("type", "string", "fixedLine, mobile, tollFree, ..., unknown"),
-                Field("national", "string", "NATIONAL format"), Field("international", "string", "INTERNATIONAL format"),
+                Field("national", "string", "NATIONAL format"),
+                Field("international", "string", "INTERNATIONAL format"),
                 Field("rfc3966", "string", "RFC 3966 URI"),
                 Field("display", "string", "national when region is viewerRegion, else international"),
                 Field("extension", "string or null", "the extension digits"),
@@ -189,7 +197,8 @@ public enum ProtocolDescription {
             response: [
                 Field("sorted", "array of strings", "the names as given, in collation order"),
                 Field("order", "array of numbers", "for each sorted name, its index in names"),
-            ], errors: "invalid_field on names or locale.", example: #"{"op":"sort","locale":"sv","names":["Åsa","Zoe"]}"#
+            ], errors: "invalid_field on names or locale.",
+            example: #"{"op":"sort","locale":"sv","names":["Åsa","Zoe"]}"#
         ),
         Op(
             name: "sortKey", summary: "ICU sort keys for a database column.",
@@ -202,7 +211,8 @@ public enum ProtocolDescription {
                 Field("key", "string", "lower-case hex, when name was sent"),
                 Field("keys", "array of strings", "when names was sent"),
                 Field("collationVersion", "string", "keys are valid for this version only"),
-            ], errors: "invalid_field on name, names or locale.", example: #"{"op":"sortKey","locale":"nl","name":"de Vries"}"#
+            ], errors: "invalid_field on name, names or locale.",
+            example: #"{"op":"sortKey","locale":"nl","name":"de Vries"}"#
         ),
         Op(
             name: "language", summary: "The core's language resolution, or the supported languages.",
@@ -230,7 +240,8 @@ public enum ProtocolDescription {
             ],
             response: [lang, Field("text", "string", "the rendered message")],
             errors: "unknown_key on key; invalid_field on key, locale or args.<name>.",
-            example: #"{"op":"message","key":"contacts.details_updated","locale":"nl","args":{"count":2,"name":"Anna"}}"#
+            example:
+                #"{"op":"message","key":"contacts.details_updated","locale":"nl","args":{"count":2,"name":"Anna"}}"#
         ),
     ]
 
@@ -266,8 +277,10 @@ public enum ProtocolDescription {
                     "ENVELOPE",
                     [
                         .example(#"{"op":"date","id":7,"date":"--11-29","locale":"nl"}"#),
-                        .example(#"{"id":7,"ok":true,"lang":"nl","locale":"nl","text":"29 november","pattern":"d MMMM"}"#),
-                        .example(#"{"id":7,"ok":false,"error":{"code":"invalid_field","message":"...","field":"locale"}}"#),
+                        .example(
+                            #"{"id":7,"ok":true,"lang":"nl","locale":"nl","text":"29 november","pattern":"d MMMM"}"#),
+                        .example(
+                            #"{"id":7,"ok":false,"error":{"code":"invalid_field","message":"...","field":"locale"}}"#),
                         .list(envelope.map { ($0.name, "(\($0.type)) \($0.meaning)") }),
                         .paragraph(
                             "Unknown request fields are ignored. Members come in a fixed order, so responses are "

@@ -154,7 +154,8 @@ struct DaemonOptions {
     static func manualPage(environment: [String: String]) -> ManualPage {
         let command = command
         return ManualPage(
-            name: "fmtd", section: "8", summary: "locale formatting daemon", date: ManualPage.date(environment: environment),
+            name: "fmtd", section: "8", summary: "locale formatting daemon",
+            date: ManualPage.date(environment: environment),
             source: "fmtd \(FormatterHost.version)",
             sections: [
                 ("SYNOPSIS", [command.manualSynopsis]),

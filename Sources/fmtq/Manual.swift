@@ -62,7 +62,8 @@ import FmtProtocol
             if parts.count >= 2, let region = parts.last, region.count == 2, region.allSatisfy(\.isUppercase) {
                 countries.insert(String(region))
             }
-            let plain = parts.count == 1 || (parts.count == 2 && (parts[1].count == 2 || parts[1].allSatisfy(\.isNumber)))
+            let plain =
+                parts.count == 1 || (parts.count == 2 && (parts[1].count == 2 || parts[1].allSatisfy(\.isNumber)))
             if plain, let language = parts.first, languages.contains(String(language)) {
                 let tag = parts.joined(separator: "-")
                 if !locales.contains(tag) { locales.append(tag) }

@@ -67,8 +67,10 @@ enum OpenMetrics {
                     out.family("fmtd_connections_open", "gauge", "Connections open now.")
                     out.sample("fmtd_connections_open", [], value)
                 } else {
-                    let name = member.key == "total" ? "fmtd_connections_total" : "fmtd_connections_\(snake(member.key))_total"
-                    out.family(name, "counter", "Connections: \(member.key) (the stats op's connections.\(member.key)).")
+                    let name =
+                        member.key == "total" ? "fmtd_connections_total" : "fmtd_connections_\(snake(member.key))_total"
+                    out.family(
+                        name, "counter", "Connections: \(member.key) (the stats op's connections.\(member.key)).")
                     out.sample(name, [], value)
                 }
             }

@@ -23,20 +23,27 @@ import Testing
     static let built: Result<Built, BuildFailed> = {
         let build = try? run(
             "/usr/bin/env",
-            ["swift", "build", "--package-path", Paths.packageRoot, "--scratch-path", scratchPath, "-c", "release",
-             "--static-swift-stdlib"])
+            [
+                "swift", "build", "--package-path", Paths.packageRoot, "--scratch-path", scratchPath, "-c", "release",
+                "--static-swift-stdlib",
+            ])
         guard let build, build.status == 0 else {
-            return .failure(BuildFailed(output: "swift build -c release failed:\n\(build?.stdout ?? "")\(build?.stderr ?? "")"))
+            return .failure(
+                BuildFailed(output: "swift build -c release failed:\n\(build?.stdout ?? "")\(build?.stderr ?? "")"))
         }
         let binaries = scratchPath + "/release"
-        guard let out = try? Paths.temporaryDirectory() else { return .failure(BuildFailed(output: "no temporary directory")) }
+        guard let out = try? Paths.temporaryDirectory() else {
+            return .failure(BuildFailed(output: "no temporary directory"))
+        }
         var packages: [String] = []
         for revision in ["0", "1"] {
             guard
                 let result = try? run(
                     "/bin/sh",
-                    [Paths.packageRoot + "/packaging/deb/build-deb.sh", "--build-dir", binaries, "--out", out,
-                     "--revision", revision]),
+                    [
+                        Paths.packageRoot + "/packaging/deb/build-deb.sh", "--build-dir", binaries, "--out", out,
+                        "--revision", revision,
+                    ]),
                 result.status == 0, let deb = result.stdout.split(separator: "\n").last
             else { return .failure(BuildFailed(output: "build-deb.sh failed")) }
             packages.append(String(deb))
@@ -53,7 +60,8 @@ import Testing
 
     @Test func thePackageIsNamedForItsVersionAndArchitectureAndDependsOnTheICURuntimeDpkgShlibdepsFound() throws {
         let built = try Self.built.get()
-        let arch = try run("/usr/bin/dpkg", ["--print-architecture"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let arch = try run("/usr/bin/dpkg", ["--print-architecture"]).stdout.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect((built.current as NSString).lastPathComponent == "fmtd_\(Self.version)-1_\(arch).deb")
         let depends = try run("/usr/bin/dpkg-deb", ["--field", built.current, "Depends"]).stdout
         #expect(depends.contains("libicu72 (>="), "Depends: \(depends)")
@@ -132,7 +140,8 @@ import Testing
         init() throws {
             path = try Paths.temporaryDirectory()
             for directory in ["var/lib/dpkg/info", "var/lib/dpkg/updates"] {
-                try FileManager.default.createDirectory(atPath: path + "/" + directory, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: path + "/" + directory, withIntermediateDirectories: true)
             }
             for file in ["var/lib/dpkg/status", "var/lib/dpkg/available"] {
                 _ = FileManager.default.createFile(atPath: path + "/" + file, contents: Data())
@@ -188,7 +197,8 @@ import Testing
         let unit = try UnitFile(path: root.path + "/usr/lib/systemd/system/fmtd.service")
         #expect(unit.values("Service", "ExecStart") == ["/usr/sbin/fmtd --config-dir /etc/fmtd"])
         #expect(
-            unit.values("Service", "ExecReload") == ["/usr/bin/fmtq --socket /run/fmtd/fmtd.sock reload --pid $MAINPID"])
+            unit.values("Service", "ExecReload") == ["/usr/bin/fmtq --socket /run/fmtd/fmtd.sock reload --pid $MAINPID"]
+        )
 
         // An operator's local file; then the upgrade keeps it, the user and the enabled socket.
         let local = "etc/fmtd/address-formats.d/fr.json"
@@ -201,7 +211,8 @@ import Testing
         #expect(root.exists(local) && root.exists(Self.socketEnabled))
         let checkAfter = try run(root.path + "/usr/sbin/fmtd", ["--check", "--config-dir", root.path + "/etc/fmtd"])
         #expect(checkAfter.status == 0)
-        #expect(checkAfter.stdout.contains(#""localFiles":[""# + root.path + "/" + local), "the local file is not loaded")
+        #expect(
+            checkAfter.stdout.contains(#""localFiles":[""# + root.path + "/" + local), "the local file is not loaded")
 
         // Remove: the programs go, configuration and the local file stay, the socket is masked.
         let remove = try root.dpkg(["--remove", "fmtd"])

@@ -45,9 +45,10 @@ import Testing
 
     @Test func theFirstWordCompletesToEveryCommandAndTheGlobalOptions() throws {
         let words = try Self.complete("fmtq ")
-        for command in ["ping", "info", "stats", "address", "date", "phone", "sort", "sortkey", "language", "plural",
-            "message", "raw", "reload", "--socket", "--json", "--help"]
-        {
+        for command in [
+            "ping", "info", "stats", "address", "date", "phone", "sort", "sortkey", "language", "plural",
+            "message", "raw", "reload", "--socket", "--json", "--help",
+        ] {
             #expect(words.contains(command), "fmtq <TAB> lacks \(command): \(words)")
         }
         #expect(!words.contains("--generate-completion"))

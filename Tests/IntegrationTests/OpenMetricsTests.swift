@@ -67,13 +67,15 @@ import Testing
     @Test func aReloadMovesTheGenerationAndTheLoadTime() throws {
         let daemon = try Daemon.start()
         defer { _ = daemon.stop() }
-        let before = Self.samples(try run(Paths.fmtq, ["--socket", daemon.socketPath, "stats", "--openmetrics"]).stdout)
+        let before = Self.samples(
+            try run(Paths.fmtq, ["--socket", daemon.socketPath, "stats", "--openmetrics"]).stdout)
         usleep(20_000)
         try daemon.reload()
         let after = Self.samples(try run(Paths.fmtq, ["--socket", daemon.socketPath, "stats", "--openmetrics"]).stdout)
         #expect(after["fmtd_data_generation"] == 2)
         #expect(after[#"fmtd_reloads_total{result="ok"}"#] == 1)
-        #expect((after["fmtd_data_loaded_timestamp_seconds"] ?? 0) > (before["fmtd_data_loaded_timestamp_seconds"] ?? 0))
+        #expect(
+            (after["fmtd_data_loaded_timestamp_seconds"] ?? 0) > (before["fmtd_data_loaded_timestamp_seconds"] ?? 0))
     }
 
     @Test func anUnreachableDaemonExitsThreeAndPrintsNoMetrics() throws {
