@@ -259,6 +259,9 @@ import Testing
             "usr/local/bin/fmtd", "usr/local/bin/fmtq", "usr/local/share/fmtd/address-formats.json",
             "usr/local/lib/systemd/system/fmtd.socket", "usr/local/lib/systemd/system/fmtd.service",
             "usr/local/lib/sysusers.d/fmtd.conf", "etc/fmtd/address-formats.d", "etc/fmtd/messages.d",
+            "usr/local/lib/systemd/system/fmtd-metrics.service", "usr/local/lib/systemd/system/fmtd-metrics.timer",
+            "usr/local/share/man/man8/fmtd.8", "usr/local/share/man/man1/fmtq.1",
+            "usr/local/share/man/man7/fmtd-protocol.7", "usr/local/share/bash-completion/completions/fmtq",
         ] {
             #expect(files.contains(path), "install.sh did not install \(path)")
         }
@@ -266,6 +269,12 @@ import Testing
         #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/fmtd"))
         let unit = try UnitFile(path: prefix + "/lib/systemd/system/fmtd.service")
         #expect(unit.values("Service", "ExecStart") == ["/usr/local/bin/fmtd --config-dir /etc/fmtd"])
+        // `man fmtq` reads the installed page: mandoc renders it without a complaint.
+        let page = try run("/usr/bin/mandoc", ["-T", "lint", prefix + "/share/man/man1/fmtq.1"])
+        #expect(page.status == 0 && page.stdout.isEmpty && page.stderr.isEmpty, "\(page.stdout)\(page.stderr)")
+        let completion = try String(
+            contentsOfFile: prefix + "/share/bash-completion/completions/fmtq", encoding: .utf8)
+        #expect(completion.contains("complete -F _fmtq fmtq"))
 
         // The installed binary finds the installed data beside it (<prefix>/share/fmtd) with no --data-dir.
         let check = try run(prefix + "/bin/fmtd", ["--check", "--config-dir", destdir + "/etc/fmtd"])
