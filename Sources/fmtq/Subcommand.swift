@@ -112,8 +112,9 @@ struct StatsCommand: Subcommand {
             options: [
                 .flag(
                     "--openmetrics",
-                    help: "print the counters, latency histogram and data versions in the OpenMetrics text format "
-                        + "(for Prometheus, e.g. node_exporter's textfile collector)",
+                    help: "print the counters, latency histogram and data versions as metrics in the Prometheus text "
+                        + "format, ended by OpenMetrics' # EOF (what promtool and node_exporter's textfile collector "
+                        + "read)",
                     \.openMetrics)
             ],
             epilogue: """
