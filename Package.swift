@@ -33,6 +33,8 @@ let package = Package(
         .target(name: "FmtClient", dependencies: ["FmtCore", "CSystem"]),
         // One option table per command drives parsing, validation messages and --help (fmtd, fmtq, fmtbench).
         .target(name: "FmtCommandLine"),
+        // The wire protocol described for people: fmtd-protocol(7) and fmtq's completion of `raw`.
+        .target(name: "FmtProtocol", dependencies: ["FmtCommandLine"]),
 
         // Formatter plugins.
         .target(name: "AddressFormatting", dependencies: ["FmtCore", "CICU"]),
@@ -62,6 +64,22 @@ let package = Package(
             ),
             dependencies: ["phone-metadata-gen"]
         ),
+        .plugin(
+            name: "BuildDeb",
+            capability: .command(
+                intent: .custom(
+                    verb: "build-deb",
+                    description:
+                        "Build fmtd_<version>-1_<arch>.deb from a static release build and check it with lintian"
+                ),
+                permissions: [
+                    .writeToPackageDirectory(
+                        reason: "Builds in .build/debian/build and writes the .deb to .build/debian")
+                ]
+            ),
+            // The package's own files (control, maintainer scripts, copyright, build-deb.sh), not Swift sources.
+            exclude: ["debian"]
+        ),
         .target(name: "PhonePlugin", dependencies: ["PhoneNumbers", "FmtCore"]),
         .target(name: "NameServices", dependencies: ["FmtCore", "CICU"]),
 
@@ -81,7 +99,7 @@ let package = Package(
 
         // Executables: thin wiring only.
         .executableTarget(name: "fmtd", dependencies: ["FmtCore", "FmtServer", "FmtHost", "FmtCommandLine"]),
-        .executableTarget(name: "fmtq", dependencies: ["FmtCore", "FmtClient", "FmtCommandLine"]),
+        .executableTarget(name: "fmtq", dependencies: ["FmtCore", "FmtClient", "FmtCommandLine", "FmtProtocol"]),
         .executableTarget(
             name: "fmtbench", dependencies: ["FmtCore", "FmtClient", "FmtCommandLine", "CSystem", "FmtHost"]),
 
@@ -93,7 +111,7 @@ let package = Package(
         .testTarget(name: "FmtServerTests", dependencies: ["FmtServer", "FmtCore"]),
         .testTarget(name: "FmtHostTests", dependencies: ["FmtHost", "FmtCore"]),
         .testTarget(name: "FmtClientTests", dependencies: ["FmtClient", "FmtCore"]),
-        .testTarget(name: "FmtCommandLineTests", dependencies: ["FmtCommandLine"]),
+        .testTarget(name: "FmtCommandLineTests", dependencies: ["FmtCommandLine", "FmtProtocol", "FmtCore"]),
         .testTarget(
             name: "AddressFormattingTests", dependencies: ["AddressFormatting", "FmtCore", "address-formats-gen"],
             exclude: ["Vectors"]

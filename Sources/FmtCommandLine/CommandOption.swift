@@ -88,6 +88,13 @@ public struct CommandOption<Target> {
         self.apply = apply
     }
 
+    /// The same option, left out of `--help`, the manual pages and completion.
+    public var hidden: CommandOption {
+        CommandOption(
+            name, aliases: aliases, kind: kind, placeholder: placeholder, help: help, default: defaultValue,
+            environment: environment, group: group, hidden: true, endsParsing: endsParsing, apply: apply)
+    }
+
     /// The spelling in help text: `--socket PATH`, or `--json` for a flag.
     public var synopsis: String { placeholder.isEmpty ? name : name + " " + placeholder }
 

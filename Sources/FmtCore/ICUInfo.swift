@@ -30,3 +30,12 @@ public enum ICUInfo {
         return name.isEmpty ? nil : name
     }
 }
+
+extension ICUInfo {
+    /// The locales ICU has data for, as ICU ids (`en_150`, `nl_BE`), in ICU's order.
+    public static var availableLocales: [String] {
+        (0..<fmt_icu_available_locale_count()).compactMap { index in
+            fmt_icu_available_locale(index).map { String(cString: $0) }
+        }
+    }
+}

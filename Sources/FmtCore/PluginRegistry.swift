@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// One consistent generation of loaded plugins. Immutable: a request holds the set it started with.
@@ -23,8 +24,17 @@ public struct ReloadRecord: Sendable {
     public var lastDurationMicroseconds: Int?
     /// Plugins the last successful reload kept as they were, because every file they read was unchanged.
     public var lastKept: [String] = []
+    /// When the data serving now was loaded (the start, or the last successful reload), in seconds since 1970.
+    public var loadedAtUnixSeconds: Double?
 
     public init() {}
+
+    /// The wall clock now, in seconds since 1970.
+    static var unixNow: Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec / 1_000_000) / 1000
+    }
 }
 
 /// Holds the enabled plugins' snapshots and swaps them atomically: a reload loads anew every plugin whose files
@@ -39,7 +49,7 @@ public final class PluginRegistry: Sendable {
     private let makeEnvironment: EnvironmentLoader
     /// The current set, the store it came from, and per plugin what it read (to know what a reload may keep).
     private let state: Mutex<(set: PluginSet, store: DataStore, inputs: [[DataInput: DataFingerprint]])>
-    private let reloads = Mutex(ReloadRecord())
+    private let reloads: Mutex<ReloadRecord>
 
     /// Every op the enabled plugins serve, in registration order.
     public var ops: [String] { pluginTypes.flatMap { $0.ops } }
@@ -58,6 +68,9 @@ public final class PluginRegistry: Sendable {
     ) throws {
         self.pluginTypes = pluginTypes
         makeEnvironment = environmentLoader
+        var record = ReloadRecord()
+        record.loadedAtUnixSeconds = ReloadRecord.unixNow
+        reloads = Mutex(record)
         let opened = try store.opened()
         let environment = try environmentLoader(opened)
         let loaded = try pluginTypes.map { type throws(DataError) in
@@ -132,6 +145,7 @@ public final class PluginRegistry: Sendable {
             case .success:
                 record.succeeded += 1
                 record.lastKept = kept
+                record.loadedAtUnixSeconds = ReloadRecord.unixNow
             case .failure(let error):
                 record.failed += 1
                 record.lastError = error.description

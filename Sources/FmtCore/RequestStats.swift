@@ -16,6 +16,7 @@ public final class RequestStats: Sendable {
     private let slots: [String: Int]
     /// Four sub-buckets per power of two of nanoseconds: about 19% resolution, enough for percentiles.
     private let buckets: [Counter]
+    private let totalNanoseconds = Atomic<Int>(0)
     private static let bucketCount = 64 * 4
 
     /// Requests whose op is not served (or absent) are counted under `(other)`.
@@ -43,7 +44,12 @@ public final class RequestStats: Sendable {
         counter.requests.add(1, ordering: .relaxed)
         if failed { counter.errors.add(1, ordering: .relaxed) }
         buckets[Self.bucket(for: nanoseconds)].value.add(1, ordering: .relaxed)
+        totalNanoseconds.add(Int(truncatingIfNeeded: nanoseconds), ordering: .relaxed)
     }
+
+    /// The histogram's upper bounds as `stats` reports them: every other power of two of nanoseconds from 1024 ns
+    /// (about 1 µs) to 2^28 ns (about 268 ms), which are bucket edges, so the counts below them are exact.
+    public static let reportedBoundPowers = Array(stride(from: 10, through: 28, by: 2))
 
     private static func bucket(for nanoseconds: UInt64) -> Int {
         guard nanoseconds >= 4 else { return Int(nanoseconds) }
@@ -99,6 +105,16 @@ public final class RequestStats: Sendable {
             }
             object.append(name + "Us", .number(JSONNumber(Double(bound) / 1000)))
         }
+        object.append("count", JSONValue(total))
+        object.append("sumUs", .number(JSONNumber(Double(totalNanoseconds.load(ordering: .relaxed) / 1000))))
+        // Cumulative: bucket 4p starts at 2^p ns, so the buckets before it hold the requests below 2^p ns.
+        object.append(
+            "buckets",
+            .array(
+                Self.reportedBoundPowers.map { power in
+                    let below = counts.prefix(power * 4).reduce(0, +)
+                    return [.number(JSONNumber(Double(UInt64(1) << UInt64(power)) / 1000)), JSONValue(below)]
+                }))
         return object
     }
 }

@@ -60,6 +60,7 @@ enum BuiltinOps {
                 "lastDurationUs": reloads.lastDurationMicroseconds.map { JSONValue($0) } ?? .null,
                 "lastKept": .array(reloads.lastKept.map { JSONValue($0) }),
                 "generation": JSONValue(registry?.current.generation ?? 0),
+                "loadedAtUnixSeconds": reloads.loadedAtUnixSeconds.map { .number(JSONNumber($0)) } ?? .null,
             ],
         ]
     }

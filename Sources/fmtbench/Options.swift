@@ -120,6 +120,10 @@ struct Options {
                 .text(
                     "--serve-echo", "PATH", help: "serve the line echo on PATH (the child --echo spawns)", hidden: true,
                     \.serveEchoPath),
+                .flag(
+                    "--generate-manual", help: "print fmtbench(1) in man(7) markup", group: load, hidden: true,
+                    endsParsing: true
+                ) { $0.wantsManual = true },
             ],
             epilogue: """
                 Errors are responses with "ok":false to the well-formed requests of the mix, plus requests lost to a
@@ -166,16 +170,33 @@ struct Options {
     var clientThreads: Int { max(1, min(threads ?? min(connections, 2), connections)) }
 
     var wantsHelp = false
+    var wantsManual = false
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try Self.command.parse(arguments, into: &self)
-        if wantsHelp { return }
+        if wantsHelp || wantsManual { return }
         if let extra = parsed.positionals.first { throw UsageError("unexpected argument \(extra)") }
         fmtdArguments = parsed.passedThrough
         let needsSocket: Set<Mode> = [.load, .compare, .reload, .idle]
         if serveEchoPath == nil, needsSocket.contains(mode), socketPath == nil, spawnPath == nil {
             throw UsageError("--socket PATH (the daemon's socket) or --spawn PATH-TO-FMTD is required")
         }
+    }
+
+    /// fmtbench(1), from the option table of `--help`.
+    static func manualPage(environment: [String: String], version: String) -> ManualPage {
+        let command = command
+        return ManualPage(
+            name: "fmtbench", section: "1", summary: "load, latency and lifecycle benchmarks for fmtd",
+            date: ManualPage.date(environment: environment), source: "fmtd \(version)",
+            sections: [
+                ("SYNOPSIS", [command.manualSynopsis]),
+                ("DESCRIPTION", command.manualDescription + [.paragraph(command.epilogue)]),
+                ("OPTIONS", [command.manualOptionList]),
+                ("EXIT STATUS", [.paragraph("0 when the run completed, 1 when it failed, 2 on a usage error.")]),
+                ("EXAMPLES", [.example("fmtbench --compare --socket /run/fmtd/fmtd.sock --duration 5 --runs 5")]),
+                ("SEE ALSO", [.paragraph("fmtd(8), fmtq(1), fmtd-protocol(7)")]),
+            ])
     }
 
     /// The load parameters of one run, as printed in reports.

@@ -1,5 +1,6 @@
 import CSystem
 import FmtCommandLine
+import FmtHost
 import Foundation
 import Glibc
 
@@ -12,6 +13,11 @@ do throws(UsageError) {
     CommandLineExit.usage(error, command: "fmtbench", help: Options.command.helpText)
 }
 if options.wantsHelp { CommandLineExit.succeed(printing: Options.command.helpText) }
+if options.wantsManual {
+    CommandLineExit.succeed(
+        printing: Options.manualPage(environment: ProcessInfo.processInfo.environment, version: FormatterHost.version)
+            .roff)
+}
 signal(SIGPIPE, SIG_IGN)
 // A parent (a test runner) may hand down blocked signals; the echo child must die on SIGTERM.
 _ = csys_unblock_all_signals()

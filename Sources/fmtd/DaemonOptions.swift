@@ -22,6 +22,7 @@ struct DaemonOptions {
     var checkOnly = false
     var wantsHelp = false
     var wantsVersion = false
+    var wantsManual = false
 
     static var command: CommandSpec<DaemonOptions> {
         CommandSpec(
@@ -122,6 +123,9 @@ struct DaemonOptions {
                 .flag("--help", aliases: ["-h"], help: "print this help and exit", endsParsing: true) {
                     $0.wantsHelp = true
                 },
+                .flag("--generate-manual", help: "print fmtd(8) in man(7) markup", hidden: true, endsParsing: true) {
+                    $0.wantsManual = true
+                },
             ],
             epilogue:
                 "Signals: SIGHUP reloads data (the old data stays when the new fails to load); SIGTERM/SIGINT drain and stop."
@@ -142,7 +146,71 @@ struct DaemonOptions {
         }
         if options.wantsHelp { CommandLineExit.succeed(printing: command.helpText) }
         if options.wantsVersion { CommandLineExit.succeed(printing: "fmtd \(FormatterHost.version)") }
+        if options.wantsManual { CommandLineExit.succeed(printing: manualPage(environment: environment).roff) }
         return options
+    }
+
+    /// fmtd(8): the option table of `--help` with the sections an operator looks for.
+    static func manualPage(environment: [String: String]) -> ManualPage {
+        let command = command
+        return ManualPage(
+            name: "fmtd", section: "8", summary: "locale formatting daemon",
+            date: ManualPage.date(environment: environment),
+            source: "fmtd \(FormatterHost.version)",
+            sections: [
+                ("SYNOPSIS", [command.manualSynopsis]),
+                (
+                    "DESCRIPTION",
+                    command.manualDescription + [
+                        .paragraph(
+                            "Clients send one JSON object per line and get one line back; fmtd-protocol(7) describes "
+                                + "every op. Under systemd, fmtd.socket owns /run/fmtd/fmtd.sock (group fmtd) and the "
+                                + "first connection starts fmtd.service; options go in a drop-in "
+                                + "(`systemctl edit fmtd.service`).")
+                    ]
+                ),
+                ("OPTIONS", [command.manualOptionList]),
+                (
+                    "SIGNALS",
+                    [
+                        .list([
+                            (
+                                "SIGHUP",
+                                "Reload all data; the new data is swapped in only when every plugin loads, otherwise "
+                                    + "the old data keeps serving (`fmtq reload` sends it and waits for the outcome)."
+                            ),
+                            (
+                                "SIGTERM, SIGINT",
+                                "Stop accepting, answer what was received (bounded by --shutdown-timeout), exit 0."
+                            ),
+                        ])
+                    ]
+                ),
+                (
+                    "FILES",
+                    [
+                        .list([
+                            ("/usr/share/fmtd/", "the packaged data; replaced on upgrade, never edit it"),
+                            ("/etc/fmtd/address-formats.d/", "local address formats (*.json)"),
+                            ("/etc/fmtd/messages.d/", "sibling services' message catalogues (<service>.<lang>.json)"),
+                            ("/run/fmtd/fmtd.sock", "the socket, root:fmtd 0660 under systemd"),
+                        ])
+                    ]
+                ),
+                (
+                    "EXIT STATUS",
+                    [
+                        .paragraph(
+                            "0 after a clean stop, or when --check loaded the data; 1 when the data does not load or "
+                                + "the socket cannot be served; 2 on a usage error.")
+                    ]
+                ),
+                (
+                    "EXAMPLES",
+                    [.example("fmtd --check --config-dir /etc/fmtd > /dev/null && systemctl reload fmtd")]
+                ),
+                ("SEE ALSO", [.paragraph("fmtq(1), fmtbench(1), fmtd-protocol(7), systemd.socket(5)")]),
+            ])
     }
 
     private static func ids(_ flag: String, _ items: [String]) throws(UsageError) -> Set<UInt32> {

@@ -15,6 +15,7 @@ struct QueryOptions {
     var fields: [String: String] = [:]
     var pid: Int32?
     var timeout = 30.0
+    var openMetrics = false
 }
 
 extension CommandOption<QueryOptions> {
@@ -112,7 +113,24 @@ struct InfoCommand: Subcommand {
 struct StatsCommand: Subcommand {
     static let name = "stats"
     static let summary = "Show uptime, connections, requests and errors per op, reloads, latency"
-    static var spec: CommandSpec<QueryOptions> { bare("Shows the daemon's counters since it started.") }
+    static var spec: CommandSpec<QueryOptions> {
+        CommandSpec(
+            name: "fmtq stats", summary: summary, usage: ["fmtq stats [--openmetrics]"],
+            description: "Shows the daemon's counters since it started.",
+            options: [
+                .flag(
+                    "--openmetrics",
+                    help: "print the counters, latency histogram and data versions as metrics in the Prometheus text "
+                        + "format, ended by OpenMetrics' # EOF (what promtool and node_exporter's textfile collector "
+                        + "read)",
+                    \.openMetrics)
+            ],
+            epilogue: """
+                Examples:
+                  fmtq stats
+                  fmtq stats --openmetrics | promtool check metrics
+                """)
+    }
     static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
         try refuseExtra(positionals, after: 0)
         return ["op": "stats"]

@@ -1,6 +1,7 @@
 import FmtClient
 import FmtCommandLine
 import FmtCore
+import FmtProtocol
 import Foundation
 
 // fmtq: the command-line client. Exit status: 0 ok, 1 error response, 2 usage, 3 daemon unreachable.
@@ -16,6 +17,12 @@ struct GlobalOptions {
     var socketPath: String?
     var json = false
     var help = false
+    /// Hidden: print a manual page (`fmtq` or `fmtd-protocol`) and exit.
+    var manual: String?
+    /// Hidden: print the completion script for this shell and exit.
+    var completion: String?
+    /// Hidden: the languages the completion offers for `--locale` (the data's `translations/`).
+    var completionLanguages = ["en", "nl", "de"]
 }
 
 let global = CommandSpec<GlobalOptions>(
@@ -29,6 +36,18 @@ let global = CommandSpec<GlobalOptions>(
         .flag(
             "--help", aliases: ["-h"], help: "help for a command (fmtq <command> --help)",
             group: "Options for every command", \.help),
+        .choice(
+            "--generate-manual", "PAGE", ["fmtq", "fmtd-protocol"], help: "print fmtq(1) or fmtd-protocol(7)",
+            group: "Options for every command"
+        ) { $0.manual = $1 }.hidden,
+        .choice(
+            "--generate-completion", "SHELL", ["bash"], help: "print the completion script",
+            group: "Options for every command"
+        ) { $0.completion = $1 }.hidden,
+        .list(
+            "--completion-languages", "LIST", help: "the languages --locale completes (the data's translations)",
+            group: "Options for every command"
+        ) { $0.completionLanguages = $1 }.hidden,
     ])
 
 let rawSpec = CommandSpec<QueryOptions>(
@@ -66,6 +85,15 @@ do throws(UsageError) {
     ).positionals
 } catch {
     CommandLineExit.usage(error, command: "fmtq", help: usage)
+}
+if let page = globalOptions.manual {
+    let date = ManualPage.date(environment: ProcessInfo.processInfo.environment)
+    CommandLineExit.succeed(
+        printing: page == "fmtq"
+            ? Manual.fmtqPage(date: date).roff : ProtocolDescription.manualPage(date: date, source: "fmtd").roff)
+}
+if globalOptions.completion != nil {
+    CommandLineExit.succeed(printing: Manual.completion(languages: globalOptions.completionLanguages).script)
 }
 let socketPath = FmtConnection.socketPath(globalOptions.socketPath)
 
@@ -137,6 +165,13 @@ guard let command = commands.first(where: { $0.name == name }) else {
     fail("fmtq: unknown command \(name)\n\n\(usage)", status: 2)
 }
 let (options, positionals) = parse(command.spec)
+if command == StatsCommand.self && options.openMetrics {
+    if let extra = positionals.first {
+        CommandLineExit.usage(
+            UsageError("unexpected argument \(extra)"), command: "fmtq stats", help: StatsCommand.spec.helpText)
+    }
+    OpenMetrics.print(connection: connect())
+}
 let request: JSONObject
 do {
     request = try command.request(options, positionals)

@@ -100,6 +100,65 @@ import Testing
         return line[line.index(after: colon)...].split(separator: " ").first.flatMap { Double($0) }
     }
 
+    // MARK: - The metrics timer
+
+    @Test func theMetricsTimerRunsTheMetricsServiceEvery15SecondsAndIsHardenedLikeFmtd() throws {
+        let timer = try UnitFile(path: Self.systemdDirectory + "/fmtd-metrics.timer")
+        #expect(timer.values("Timer", "OnUnitActiveSec") == ["15s"])
+        #expect(timer.values("Install", "WantedBy") == ["timers.target"])
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for name in ["fmtd-metrics.service", "fmtd-metrics.timer"] {
+            let text = try String(contentsOfFile: Self.systemdDirectory + "/" + name, encoding: .utf8)
+            try text.replacingOccurrences(of: "/usr/local/bin/fmtq", with: Paths.fmtq)
+                .write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+        }
+        let verify = try run(
+            Self.analyze, ["verify", directory + "/fmtd-metrics.service", directory + "/fmtd-metrics.timer"])
+        #expect(verify.status == 0 && verify.stderr.isEmpty, "systemd-analyze verify said:\n\(verify.stderr)")
+        let security = try run(
+            Self.analyze,
+            ["security", "--offline=true", "--threshold=10", Self.systemdDirectory + "/fmtd-metrics.service"])
+        #expect(security.status == 0, "\(security.stdout)\(security.stderr)")
+        let exposure = try #require(Self.overallExposure(security.stdout), "no exposure in:\n\(security.stdout)")
+        #expect(exposure <= 1.0)
+        // Every sandbox setting of fmtd.service is there too, with the same value.
+        let service = try UnitFile(path: Self.systemdDirectory + "/fmtd.service")
+        let metrics = try UnitFile(path: Self.systemdDirectory + "/fmtd-metrics.service")
+        for key in [
+            "CapabilityBoundingSet", "NoNewPrivileges", "ProtectSystem", "ProtectHome", "PrivateTmp", "PrivateDevices",
+            "PrivateNetwork", "PrivateUsers", "RestrictAddressFamilies", "MemoryDenyWriteExecute", "SystemCallFilter",
+            "User", "Group",
+        ] {
+            #expect(metrics.values("Service", key) == service.values("Service", key), "\(key) differs")
+        }
+    }
+
+    @Test func theMetricsServiceWritesTheMetricsFileWholeIntoTheConfiguredDirectory() throws {
+        let daemon = try Daemon.start()
+        defer { _ = daemon.stop() }
+        let textfiles = daemon.directory + "/textfiles"
+        try FileManager.default.createDirectory(atPath: textfiles, withIntermediateDirectories: true)
+        let unit = try UnitFile(path: Self.systemdDirectory + "/fmtd-metrics.service")
+        #expect(unit.values("Service", "Environment").contains("FMTD_METRICS_DIR=/var/lib/prometheus/node-exporter"))
+        #expect(unit.values("Service", "ReadWritePaths") == ["-/var/lib/prometheus/node-exporter"])
+        // The unit's own command line, as systemd would run it (one quoted argument to /bin/sh -c).
+        let command = try #require(unit.values("Service", "ExecStart").first)
+        let script = command.replacingOccurrences(of: "/usr/local/bin/fmtq", with: Paths.fmtq)
+            .replacingOccurrences(of: "/run/fmtd/fmtd.sock", with: daemon.socketPath)
+        #expect(script.hasPrefix("/bin/sh -c '") && script.hasSuffix("'"))
+        let body = String(script.dropFirst("/bin/sh -c '".count).dropLast())
+        for _ in 0..<2 {
+            let result = try run("/bin/sh", ["-c", body], environment: ["FMTD_METRICS_DIR": textfiles])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: textfiles) == ["fmtd.prom"])
+        let text = try String(contentsOfFile: textfiles + "/fmtd.prom", encoding: .utf8)
+        let check = try run("/usr/bin/promtool", ["check", "metrics"], stdin: text)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(text.contains("fmtd_requests_total{op=\"stats\"}"))
+    }
+
     // MARK: - The managed lifecycle
 
     /// The Canary Islands as Correos writes them (street, comma, number), as a local addition: the shipped data
@@ -201,6 +260,9 @@ import Testing
             "usr/local/bin/fmtd", "usr/local/bin/fmtq", "usr/local/share/fmtd/address-formats.json",
             "usr/local/lib/systemd/system/fmtd.socket", "usr/local/lib/systemd/system/fmtd.service",
             "usr/local/lib/sysusers.d/fmtd.conf", "etc/fmtd/address-formats.d", "etc/fmtd/messages.d",
+            "usr/local/lib/systemd/system/fmtd-metrics.service", "usr/local/lib/systemd/system/fmtd-metrics.timer",
+            "usr/local/share/man/man8/fmtd.8", "usr/local/share/man/man1/fmtq.1",
+            "usr/local/share/man/man7/fmtd-protocol.7", "usr/local/share/bash-completion/completions/fmtq",
         ] {
             #expect(files.contains(path), "install.sh did not install \(path)")
         }
@@ -208,6 +270,12 @@ import Testing
         #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/fmtd"))
         let unit = try UnitFile(path: prefix + "/lib/systemd/system/fmtd.service")
         #expect(unit.values("Service", "ExecStart") == ["/usr/local/bin/fmtd --config-dir /etc/fmtd"])
+        // `man fmtq` reads the installed page: mandoc renders it without a complaint.
+        let page = try run("/usr/bin/mandoc", ["-T", "lint", prefix + "/share/man/man1/fmtq.1"])
+        #expect(page.status == 0 && page.stdout.isEmpty && page.stderr.isEmpty, "\(page.stdout)\(page.stderr)")
+        let completion = try String(
+            contentsOfFile: prefix + "/share/bash-completion/completions/fmtq", encoding: .utf8)
+        #expect(completion.contains("complete -F _fmtq fmtq"))
 
         // The installed binary finds the installed data beside it (<prefix>/share/fmtd) with no --data-dir.
         let check = try run(prefix + "/bin/fmtd", ["--check", "--config-dir", destdir + "/etc/fmtd"])

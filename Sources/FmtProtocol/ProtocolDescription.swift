@@ -1,0 +1,296 @@
+import FmtCommandLine
+
+/// fmtd's wire protocol v1 described once, for people: fmtd-protocol(7) and the completion of `fmtq raw` are
+/// generated from it. It describes; the daemon's code decides. Tests hold the two together: every op `info` lists
+/// and every error code the core sends must be described here.
+public enum ProtocolDescription {
+    /// A request field or a response member.
+    public struct Field: Sendable {
+        /// Its name on the wire.
+        public let name: String
+        /// Its JSON type, with `required` or `optional, default …`.
+        public let type: String
+        /// What it means.
+        public let meaning: String
+
+        init(_ name: String, _ type: String, _ meaning: String) {
+            self.name = name
+            self.type = type
+            self.meaning = meaning
+        }
+    }
+
+    /// One op: what it does, its request fields, its response members in order, and its errors.
+    public struct Op: Sendable {
+        /// The value of `op`.
+        public let name: String
+        /// One sentence.
+        public let summary: String
+        /// Its fields besides `op` and `id`.
+        public let request: [Field]
+        /// The members after `id` and `ok`, in the order they are written.
+        public let response: [Field]
+        /// The errors it answers besides the envelope's, with their `field`.
+        public let errors: String
+        /// A request line.
+        public let example: String
+    }
+
+    /// The protocol's version, as `info` reports it.
+    public static let version = 1
+
+    /// How requests and responses travel.
+    public static let framing = [
+        "A Unix stream socket: /run/fmtd/fmtd.sock by default (mode 0660, group fmtd under systemd).",
+        "Each request is one line: a UTF-8 JSON object ending in a newline (`\\n`; `\\r\\n` is accepted). Every "
+            + "non-blank line gets exactly one response line; blank lines are skipped. A final line without a "
+            + "newline before end of input counts as a request.",
+        "A connection may pipeline: responses come back in request order. A client that half-closes still gets "
+            + "every response, then fmtd closes.",
+        "The protocol grows only by optional request fields and new response members; `info` reports `protocol`.",
+    ]
+
+    /// The request and response envelopes.
+    public static let envelope = [
+        Field("op", "string, required", "the operation"),
+        Field("id", "any JSON value, optional", "echoed verbatim in the response (`null` when absent)"),
+        Field("ok", "boolean (response)", "`true` with the op's members after it, `false` with `error`"),
+        Field(
+            "error", "object (response)",
+            "`code` (stable, below), `message` (for people), `field` (the field at fault, when there is one), "
+                + "and members of the op's own (`reason` for `invalid_number`)"),
+    ]
+
+    /// Every error code, with when it is sent.
+    public static let errors = [
+        Field("bad_json", "", "not JSON, not UTF-8, a NUL or control byte in a string, nesting deeper than 64"),
+        Field("bad_request", "", "JSON but not a request: not an object, `op` missing or not a string"),
+        Field("unknown_op", "", "no such op (`info` lists them)"),
+        Field("invalid_field", "", "a field has the wrong type or value; `field` names it"),
+        Field("too_large", "", "the line is longer than --max-line; the rest of the line is discarded"),
+        Field(
+            "overloaded", "",
+            "the daemon is at its connection limits; this one line is sent, then the connection closes"),
+        Field("line_timeout", "", "a line stayed unfinished longer than --line-timeout; one line, then closed"),
+        Field(
+            "forbidden", "", "the peer's uid and gid are not allowed (--allow-uid, --allow-gid); one line, then closed"),
+        Field("internal", "", "a bug; logged; the daemon keeps serving"),
+        Field("invalid_number", "", "phone: the text cannot be parsed as a phone number; `reason` says why"),
+        Field("invalid_date", "", "date: not a date that exists as YYYY-MM-DD or --MM-DD"),
+        Field("unknown_key", "", "message: no catalogue has the key"),
+    ]
+
+    private static let locale = Field(
+        "locale", "string, optional, default en", "the viewer's BCP 47 tag; resolved exact, base language, English")
+    private static let lang = Field("lang", "string", "the language the text is in after fallback")
+
+    /// Every op, built-in ones first.
+    public static let ops: [Op] = [
+        Op(
+            name: "ping", summary: "Checks that the daemon answers.", request: [],
+            response: [Field("version", "string", "the daemon's version")], errors: "", example: #"{"op":"ping"}"#),
+        Op(
+            name: "info", summary: "What the daemon serves and which data it loaded.", request: [],
+            response: [
+                Field("version", "string", "the daemon's version"),
+                Field("protocol", "number", "the protocol version"),
+                Field("ops", "array of strings", "every op served"),
+                Field("plugins", "array", "`name`, `ops` and `data` (`source`, `version`, `checksum`, ...) per plugin"),
+                Field("languages", "array of strings", "the supported languages"),
+                Field("data", "object", "`source` (a directory or `embedded`) and `configDirectory`"),
+                Field("icu", "object", "ICU's `version`, `unicode` and `collation` versions"),
+            ], errors: "", example: #"{"op":"info"}"#),
+        Op(
+            name: "stats", summary: "The daemon's counters since it started.", request: [],
+            response: [
+                Field("uptimeSeconds", "number", "seconds since start"),
+                Field(
+                    "connections", "object",
+                    "`open`, `total`, `overloaded`, `forbidden`, `idleClosed`, `lineTimeouts`, `tooLarge`, `readPauses`"
+                ),
+                Field("requests", "object", "`total`, `errors`, `perOp` (`requests` and `errors` per op; `(other)`)"),
+                Field(
+                    "latency", "object",
+                    "`p50Us`, `p99Us`, `p999Us`; `count`, `sumUs` and `buckets` (`[upper bound in µs, requests below "
+                        + "it]`, cumulative): handling time from decoded line to encoded response"),
+                Field(
+                    "reloads", "object",
+                    "`ok`, `failed`, `lastError`, `lastDurationUs`, `lastKept`, `generation`, `loadedAtUnixSeconds` "
+                        + "(when the data serving now was loaded)"),
+            ], errors: "", example: #"{"op":"stats"}"#),
+        Op(
+            name: "address", summary: "Formats a postal address by its country's convention, in the viewer's language.",
+            request: [
+                Field(
+                    "address", "object, required",
+                    "`name`, `organization`, `street`, `houseNumber`, `extra`, `postalCode`, `city`, `region` "
+                        + "(optional strings) and `country` (required, ISO 3166-1 alpha-2)"),
+                locale, Field("viewerRegion", "string, optional", "decides whether the country line is shown"),
+            ],
+            response: [
+                lang, Field("country", "string", "the address's country code"),
+                Field("format", "string", "the format used: a country code or `default`"),
+                Field("lines", "array of strings", "the address lines"),
+                Field("oneLine", "string", "the address on one line, without name and organization"),
+                Field("fields", "array", "`field`, `label`, `value` of each field shown, in display order"),
+                Field(
+                    "warnings", "array",
+                    "`code`, `field`, `message`: postal_code_format, missing_required, region_unknown"),
+            ], errors: "invalid_field on address, address.country, address.<name>, viewerRegion or locale.",
+            example:
+                #"{"op":"address","address":{"street":"Rue de la Loi","houseNumber":"16","postalCode":"1000","city":"Bruxelles","country":"BE"},"locale":"nl"}"#
+        ),
+        Op(
+            name: "addressFormat", summary: "Describes a country's address format for a viewer.",
+            request: [
+                Field("country", "string, required", "ISO 3166-1 alpha-2"), locale,
+                Field("viewerRegion", "string, optional", "as for address"),
+            ],
+            response: [
+                lang, Field("country", "string", "the country code"),
+                Field("countryName", "string", "in the viewer's language"),
+                Field("format", "string", "a country code or `default`"),
+                Field("fields", "array", "`field`, `label`, `required`, in display order"),
+                Field("layout", "array of strings", "the line templates"),
+                Field("oneLine", "string", "the one-line template"),
+                Field("postalCode", "object or null", "`pattern`, `example`"),
+                Field("example", "object", "`address`, `lines`, `oneLine`"),
+            ], errors: "invalid_field on country, viewerRegion or locale.",
+            example: #"{"op":"addressFormat","country":"BE","locale":"nl"}"#),
+        Op(
+            name: "date", summary: "Formats a calendar date in the viewer's locale; the year only when shared.",
+            request: [
+                Field("date", "string, required", "YYYY-MM-DD, or --MM-DD for a date without a year"),
+                Field("yearShared", "boolean, optional, default false", "show the year when the date has one"),
+                locale, Field("style", "string, optional, default long", "`long`, `medium` or `short`"),
+            ],
+            response: [
+                lang, Field("locale", "string", "the language plus the viewer's kept region"),
+                Field("text", "string", "the date for people"),
+                Field("pattern", "string", "the ICU date pattern used"),
+            ], errors: "invalid_date on date; invalid_field on date, yearShared, style or locale.",
+            example: #"{"op":"date","date":"1990-11-29","yearShared":true,"locale":"nl-BE"}"#),
+        Op(
+            name: "phone", summary: "Parses, validates and formats a phone number as libphonenumber does.",
+            request: [
+                Field("number", "string, required", "the number as written"),
+                Field("defaultRegion", "string, optional", "region for a number without a country code"),
+                Field("viewerRegion", "string, required", "region of the reader: decides `display`"),
+            ],
+            response: [
+                Field("valid", "boolean", "whether the metadata knows the number"),
+                Field("e164", "string", "the E.164 form"), Field("region", "string or null", "the number's region"),
+                Field("type", "string", "fixedLine, mobile, tollFree, ..., unknown"),
+                Field("national", "string", "NATIONAL format"),
+                Field("international", "string", "INTERNATIONAL format"),
+                Field("rfc3966", "string", "RFC 3966 URI"),
+                Field("display", "string", "national when region is viewerRegion, else international"),
+                Field("extension", "string or null", "the extension digits"),
+            ], errors: "invalid_number on number (with reason); invalid_field on number, viewerRegion, defaultRegion.",
+            example: #"{"op":"phone","number":"06 12345678","defaultRegion":"NL","viewerRegion":"BE"}"#),
+        Op(
+            name: "sort", summary: "Sorts names with the requested locale's collation.",
+            request: [
+                Field("names", "array of strings, required", "at most 10,000"),
+                Field("locale", "string, optional, default en", "the collation's tag, with -u- keywords"),
+            ],
+            response: [
+                Field("sorted", "array of strings", "the names as given, in collation order"),
+                Field("order", "array of numbers", "for each sorted name, its index in names"),
+            ], errors: "invalid_field on names or locale.",
+            example: #"{"op":"sort","locale":"sv","names":["Åsa","Zoe"]}"#
+        ),
+        Op(
+            name: "sortKey", summary: "ICU sort keys for a database column.",
+            request: [
+                Field("name", "string", "one name (answered with key)"),
+                Field("names", "array of strings", "or many (answered with keys), at most 10,000"),
+                Field("locale", "string, optional, default en", "as for sort"),
+            ],
+            response: [
+                Field("key", "string", "lower-case hex, when name was sent"),
+                Field("keys", "array of strings", "when names was sent"),
+                Field("collationVersion", "string", "keys are valid for this version only"),
+            ], errors: "invalid_field on name, names or locale.",
+            example: #"{"op":"sortKey","locale":"nl","name":"de Vries"}"#
+        ),
+        Op(
+            name: "language", summary: "The core's language resolution, or the supported languages.",
+            request: [Field("tag", "string, optional", "a BCP 47 tag to resolve")],
+            response: [
+                Field("language", "string", "with tag: the interface language"),
+                Field("match", "string", "with tag: exact, base or default"),
+                Field("locale", "string", "with tag: the language with the viewer's region"),
+                Field("supported", "array of strings", "the daemon's languages"),
+                Field("languages", "array", "without tag: `language`, `name`, `names` per language"),
+            ], errors: "invalid_field on tag.", example: #"{"op":"language","tag":"nl-BE"}"#),
+        Op(
+            name: "plural", summary: "The CLDR plural category of a count in a language.",
+            request: [
+                Field("count", "number or decimal string, required", "the count"),
+                Field("locale", "string, optional, default en", "the language whose rules apply"),
+            ],
+            response: [Field("category", "string", "zero, one, two, few, many or other")],
+            errors: "invalid_field on count or locale.", example: #"{"op":"plural","locale":"pl","count":5}"#),
+        Op(
+            name: "message", summary: "Renders a catalogue message in the recipient's language.",
+            request: [
+                Field("key", "string, required", "screen.element.variant"), locale,
+                Field("args", "object, optional", "the message's named arguments"),
+            ],
+            response: [lang, Field("text", "string", "the rendered message")],
+            errors: "unknown_key on key; invalid_field on key, locale or args.<name>.",
+            example:
+                #"{"op":"message","key":"contacts.details_updated","locale":"nl","args":{"count":2,"name":"Anna"}}"#
+        ),
+    ]
+
+    /// fmtd-protocol(7).
+    public static func manualPage(date: String, source: String) -> ManualPage {
+        var opBlocks: [ManualPage.Block] = []
+        for op in ops {
+            opBlocks.append(.subsection(op.name))
+            opBlocks.append(.paragraph(op.summary))
+            opBlocks.append(.example(op.example))
+            if !op.request.isEmpty {
+                opBlocks.append(.paragraph("Request fields:"))
+                opBlocks.append(.list(op.request.map { ($0.name, "(\($0.type)) \($0.meaning)") }))
+            }
+            opBlocks.append(.paragraph("Response members, after id and ok, in this order:"))
+            opBlocks.append(.list(op.response.map { ($0.name, "(\($0.type)) \($0.meaning)") }))
+            if !op.errors.isEmpty { opBlocks.append(.paragraph("Errors: " + op.errors)) }
+        }
+        return ManualPage(
+            name: "fmtd-protocol", section: "7", summary: "the wire protocol of fmtd, version \(self.version)",
+            date: date, source: source,
+            sections: [
+                (
+                    "DESCRIPTION",
+                    [
+                        .paragraph(
+                            "Clients send fmtd(8) one line of JSON per request over a Unix socket and get one line "
+                                + "back. fmtq(1) speaks it from the shell; `fmtq raw` sends lines as given.")
+                    ]
+                ),
+                ("FRAMING", framing.map { .paragraph($0) }),
+                (
+                    "ENVELOPE",
+                    [
+                        .example(#"{"op":"date","id":7,"date":"--11-29","locale":"nl"}"#),
+                        .example(
+                            #"{"id":7,"ok":true,"lang":"nl","locale":"nl","text":"29 november","pattern":"d MMMM"}"#),
+                        .example(
+                            #"{"id":7,"ok":false,"error":{"code":"invalid_field","message":"...","field":"locale"}}"#),
+                        .list(envelope.map { ($0.name, "(\($0.type)) \($0.meaning)") }),
+                        .paragraph(
+                            "Unknown request fields are ignored. Members come in a fixed order, so responses are "
+                                + "byte-stable. Bad input is answered on the same connection, which stays usable, "
+                                + "except where said below."),
+                    ]
+                ),
+                ("ERROR CODES", [.list(errors.map { ($0.name, $0.meaning) })]),
+                ("OPS", opBlocks),
+                ("SEE ALSO", [.paragraph("fmtd(8), fmtq(1), fmtbench(1)")]),
+            ])
+    }
+}

@@ -1,0 +1,86 @@
+import FmtClient
+import FmtCore
+import FmtTesting
+import Foundation
+import Testing
+
+/// `fmtq stats --openmetrics` against the real daemon, judged by Prometheus' own `promtool check metrics`.
+@Suite struct OpenMetricsTests {
+    static let promtool = "/usr/bin/promtool"
+
+    /// A daemon that has answered some requests, one of them with an error, and the metrics fmtq prints for it.
+    static func metricsAfterSomeRequests() throws -> (daemon: Daemon, text: String) {
+        let daemon = try Daemon.start()
+        _ = try daemon.request(#"{"op":"date","date":"1990-11-29","locale":"nl"}"#)
+        _ = try daemon.request(#"{"op":"date","date":"1990-02-30"}"#)
+        _ = try daemon.request(#"{"op":"phone","number":"+31612345678","viewerRegion":"NL"}"#)
+        let result = try run(Paths.fmtq, ["--socket", daemon.socketPath, "stats", "--openmetrics"])
+        #expect(result.status == 0, "fmtq stats --openmetrics: \(result.stderr)")
+        return (daemon, result.stdout)
+    }
+
+    @Test func promtoolAcceptsTheMetricsWithoutAProblem() throws {
+        let (daemon, text) = try Self.metricsAfterSomeRequests()
+        defer { _ = daemon.stop() }
+        let check = try run(Self.promtool, ["check", "metrics"], stdin: text)
+        #expect(check.status == 0, "promtool check metrics:\n\(check.stdout)\(check.stderr)\n\(text)")
+        #expect(check.stdout.isEmpty && check.stderr.isEmpty, "\(check.stdout)\(check.stderr)")
+        #expect(text.hasSuffix("\n# EOF\n"))
+    }
+
+    /// The sample lines, by name and labels as written.
+    static func samples(_ text: String) -> [String: Double] {
+        var samples: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " ") else { continue }
+            samples[String(line[..<space])] = Double(line[line.index(after: space)...])
+        }
+        return samples
+    }
+
+    @Test func requestsErrorsLatencyConnectionsReloadsAndDataVersionsAreThere() throws {
+        let (daemon, text) = try Self.metricsAfterSomeRequests()
+        defer { _ = daemon.stop() }
+        let samples = Self.samples(text)
+        #expect(samples[#"fmtd_requests_total{op="date"}"#] == 2)
+        #expect(samples[#"fmtd_request_errors_total{op="date"}"#] == 1)
+        #expect(samples[#"fmtd_requests_total{op="phone"}"#] == 1)
+        // The stats request itself is counted when it is answered, after its own numbers were read.
+        let count = try #require(samples["fmtd_request_duration_seconds_count"])
+        #expect(count >= 3)
+        #expect(samples[#"fmtd_request_duration_seconds_bucket{le="+Inf"}"#] == count)
+        let buckets = samples.filter { $0.key.hasPrefix("fmtd_request_duration_seconds_bucket") }
+        #expect(buckets.count == 11)
+        #expect(samples[#"fmtd_request_duration_seconds_bucket{le="0.268435456"}"#] == count)
+        #expect(samples["fmtd_connections_open"] ?? 0 >= 1)
+        #expect(samples["fmtd_connections_total"] ?? 0 >= 1)
+        #expect(samples[#"fmtd_reloads_total{result="ok"}"#] == 0)
+        #expect(samples[#"fmtd_reloads_total{result="failed"}"#] == 0)
+        #expect(samples["fmtd_data_generation"] == 1)
+        let loaded = try #require(samples["fmtd_data_loaded_timestamp_seconds"])
+        #expect(abs(loaded - Date().timeIntervalSince1970) < 600)
+        #expect(samples["fmtd_uptime_seconds"] ?? -1 >= 0)
+        #expect(text.contains(#"fmtd_data_info{plugin="phone","#) && text.contains(#"version="9.0.35""#))
+        #expect(text.contains(#"fmtd_build_info{version="0.1.0",protocol="1",icu="72.1""#))
+    }
+
+    @Test func aReloadMovesTheGenerationAndTheLoadTime() throws {
+        let daemon = try Daemon.start()
+        defer { _ = daemon.stop() }
+        let before = Self.samples(
+            try run(Paths.fmtq, ["--socket", daemon.socketPath, "stats", "--openmetrics"]).stdout)
+        usleep(20_000)
+        try daemon.reload()
+        let after = Self.samples(try run(Paths.fmtq, ["--socket", daemon.socketPath, "stats", "--openmetrics"]).stdout)
+        #expect(after["fmtd_data_generation"] == 2)
+        #expect(after[#"fmtd_reloads_total{result="ok"}"#] == 1)
+        #expect(
+            (after["fmtd_data_loaded_timestamp_seconds"] ?? 0) > (before["fmtd_data_loaded_timestamp_seconds"] ?? 0))
+    }
+
+    @Test func anUnreachableDaemonExitsThreeAndPrintsNoMetrics() throws {
+        let result = try run(Paths.fmtq, ["--socket", "/nonexistent/fmtd.sock", "stats", "--openmetrics"])
+        #expect(result.status == 3)
+        #expect(result.stdout.isEmpty)
+    }
+}
