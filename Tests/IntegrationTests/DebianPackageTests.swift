@@ -5,8 +5,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// The Debian package as `Plugins/BuildDeb/debian/build-deb.sh` builds it from a static release build (what the build-deb
-/// command plugin runs): lintian's verdict, its files, and install, upgrade, remove and purge with the real dpkg in
+/// The Debian package as `Plugins/BuildDeb/debian/build-deb.sh` builds it from a static release build (what the
+/// build-deb command plugin runs): lintian's verdict, its files, and install, upgrade, remove and purge with the real dpkg in
 /// a scratch root (`dpkg --root`, which runs the maintainer scripts outside a chroot with `DPKG_ROOT` set).
 @Suite(.serialized) struct DebianPackageTests {
     /// The release build the plugin makes (a no-op when it already ran) and two packages built from it: this
@@ -41,7 +41,8 @@ import Testing
                 let result = try? run(
                     "/bin/sh",
                     [
-                        Paths.packageRoot + "/Plugins/BuildDeb/debian/build-deb.sh", "--build-dir", binaries, "--out", out,
+                        Paths.packageRoot + "/Plugins/BuildDeb/debian/build-deb.sh", "--build-dir", binaries, "--out",
+                        out,
                         "--revision", revision,
                     ]),
                 result.status == 0, let deb = result.stdout.split(separator: "\n").last
@@ -122,7 +123,8 @@ import Testing
     }
 
     @Test func theCopyrightFileIsMachineReadableAndNamesTheUpstreamDatasLicences() throws {
-        let copyright = try String(contentsOfFile: Paths.packageRoot + "/Plugins/BuildDeb/debian/copyright", encoding: .utf8)
+        let copyright = try String(
+            contentsOfFile: Paths.packageRoot + "/Plugins/BuildDeb/debian/copyright", encoding: .utf8)
         #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
         for licence in ["Apache-2.0", "CC-BY-4.0", "MIT"] {
             #expect(copyright.contains("\nLicense: \(licence)\n"), "no stand-alone License: \(licence) paragraph")
