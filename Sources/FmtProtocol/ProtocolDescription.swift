@@ -75,7 +75,10 @@ public enum ProtocolDescription {
         Field(
             "forbidden", "", "the peer's uid and gid are not allowed (--allow-uid, --allow-gid); one line, then closed"),
         Field("internal", "", "a bug; logged; the daemon keeps serving"),
-        Field("invalid_number", "", "phone: the text cannot be parsed as a phone number; `reason` says why"),
+        Field(
+            "invalid_number", "",
+            "phone, phoneMatch: the text cannot be parsed as a phone number; `reason` says why"),
+        Field("no_example", "", "phoneExample: the region has no example number of that type"),
         Field("invalid_date", "", "date: not a date that exists as YYYY-MM-DD or --MM-DD"),
         Field("unknown_key", "", "message: no catalogue has the key"),
     ]
@@ -186,8 +189,37 @@ public enum ProtocolDescription {
                 Field("rfc3966", "string", "RFC 3966 URI"),
                 Field("display", "string", "national when region is viewerRegion, else international"),
                 Field("extension", "string or null", "the extension digits"),
+                Field("possible", "boolean", "whether the length is possible"),
+                Field(
+                    "possibleReason", "string",
+                    "IS_POSSIBLE, IS_POSSIBLE_LOCAL_ONLY, INVALID_COUNTRY_CODE, TOO_SHORT, ..."),
+                Field("dialFrom", "string", "how to dial it from viewerRegion"),
             ], errors: "invalid_number on number (with reason); invalid_field on number, viewerRegion, defaultRegion.",
             example: #"{"op":"phone","number":"06 12345678","defaultRegion":"NL","viewerRegion":"BE"}"#),
+        Op(
+            name: "phoneMatch", summary: "Whether two numbers are the same, as libphonenumber's isNumberMatch.",
+            request: [
+                Field("a", "string, required", "a number as written"),
+                Field("b", "string or array of strings, required", "the number to compare, or up to 10,000"),
+                Field("defaultRegion", "string, optional", "both numbers are read in this region"),
+            ],
+            response: [
+                Field("match", "string", "exact, nsn, shortNsn or none (b a string)"),
+                Field("matches", "array of strings", "one per entry (b an array)"),
+            ],
+            errors:
+                "invalid_number on a or b (with reason, and index for an entry); invalid_field on a, b, defaultRegion.",
+            example: #"{"op":"phoneMatch","a":"+31 6 12345678","b":"06-12345678","defaultRegion":"NL"}"#),
+        Op(
+            name: "phoneExample", summary: "A region's example number of a type, in every form phone gives.",
+            request: [
+                Field("region", "string, required", "the region"),
+                Field("type", "string, optional, default fixedLine", "mobile, tollFree, ..."),
+                Field("viewerRegion", "string, optional, default region", "decides display"),
+            ],
+            response: [Field("valid", "boolean", "and the other members of phone, in phone's order")],
+            errors: "no_example on type or region; invalid_field on region, type, viewerRegion.",
+            example: #"{"op":"phoneExample","region":"NL","type":"mobile","viewerRegion":"NL"}"#),
         Op(
             name: "sort", summary: "Sorts names with the requested locale's collation.",
             request: [
