@@ -186,24 +186,25 @@ public struct JSONReader {
         let start = index
         // Fast path: no escapes. `String(validating:as:)` instantiates generic metadata on every call, so
         // decode instead and validate non-ASCII text by comparing: repairing changes the bytes iff invalid.
-        var nonASCII: UInt8 = 0
+        // The highest byte also tells whether the text can hold a combining mark (U+0300 on starts at 0xCC).
+        var highest: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
                 let text = String(decoding: slice, as: UTF8.self)
-                if nonASCII & 0x80 != 0 {
+                if highest >= 0x80 {
                     guard text.utf8.elementsEqual(slice) else {
                         throw JSONReadError(message: "invalid UTF-8 in a string", offset: start)
                     }
-                    try Self.requireStreamSafe(slice, stringStart: start)
+                    if highest >= Self.firstMarkLeadByte { try Self.requireStreamSafe(slice, stringStart: start) }
                 }
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in a string") }
-            nonASCII |= byte
+            highest = max(highest, byte)
             index += 1
         }
         guard index < bytes.count else { throw error("unterminated string") }
@@ -216,8 +217,10 @@ public struct JSONReader {
                 guard let text = String(validating: scalars, as: UTF8.self) else {
                     throw JSONReadError(message: "invalid UTF-8 in a string", offset: start)
                 }
-                try scalars.withUnsafeBufferPointer { (decoded) throws(JSONReadError) in
-                    try Self.requireStreamSafe(decoded, stringStart: start)
+                if scalars.contains(where: { $0 >= Self.firstMarkLeadByte }) {
+                    try scalars.withUnsafeBufferPointer { (decoded) throws(JSONReadError) in
+                        try Self.requireStreamSafe(decoded, stringStart: start)
+                    }
                 }
                 return text
             case UInt8(ascii: "\\"):
@@ -246,11 +249,14 @@ public struct JSONReader {
         throw error("unterminated string")
     }
 
+    /// The UTF-8 lead byte of U+0300, the first combining mark: text without a byte this high or higher has no run
+    /// of non-starters longer than two (a precomposed letter's own mark), so it needs no Stream-Safe check.
+    private static let firstMarkLeadByte: UInt8 = 0xCC
+
     /// Refuses a decoded string with more than `maxNonStarters` non-starters in a row.
     private static func requireStreamSafe(
         _ decoded: UnsafeBufferPointer<UInt8>, stringStart: Int
     ) throws(JSONReadError) {
-        guard decoded.contains(where: { $0 >= 0xCC }) else { return }
         let violation = decoded.withMemoryRebound(to: CChar.self) {
             fmt_icu_stream_safe_violation($0.baseAddress, Int32($0.count), Int32(maxNonStarters))
         }

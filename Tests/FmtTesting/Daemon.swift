@@ -90,6 +90,21 @@ public final class Daemon {
         try FmtConnection(path: socketPath, timeout: .seconds(timeoutSeconds))
     }
 
+    /// Opens connections until `count` of them are served (a `ping` answered): the readiness probe's connection may
+    /// still be counted against a limit for a moment, so a refused one is retried, up to 200 tries.
+    public func holdServedConnections(_ count: Int) throws -> [FmtConnection] {
+        var held: [FmtConnection] = []
+        for _ in 0..<200 where held.count < count {
+            let client = try connect()
+            if (try? client.requestObject(#"{"op":"ping"}"#))?["ok"] == .bool(true) {
+                held.append(client)
+            } else {
+                usleep(20_000)
+            }
+        }
+        return held
+    }
+
     /// Sends one request line on the daemon's shared test connection and returns the response line.
     public func request(_ json: String) throws -> String {
         if client == nil { client = try connect() }

@@ -389,15 +389,7 @@ import Testing
 
     @Test func oneUidIsRefusedAtItsOwnLimitWhileAnotherIsServed() throws {
         let daemon = try Daemon.start(arguments: ["--max-connections-per-uid", "3", "--socket-mode", "0666"])
-        var held: [FmtConnection] = []
-        for _ in 0..<200 where held.count < 3 {
-            let client = try daemon.connect()
-            if (try? client.requestObject(#"{"op":"ping"}"#))?["ok"] == .bool(true) {
-                held.append(client)
-            } else {
-                usleep(20_000)
-            }
-        }
+        let held = try daemon.holdServedConnections(3)
         #expect(held.count == 3)
         let refused = try daemon.connect()
         let line = try FmtConnection.decode(try refused.readLine())

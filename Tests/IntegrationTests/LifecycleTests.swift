@@ -152,16 +152,7 @@ import Testing
 
     @Test func connectionsOverTheLimitGetOneOverloadedLine() throws {
         let daemon = try Daemon.start(arguments: ["--max-connections", "3"])
-        // The readiness probe's connection may still be counted for a moment: retry until three are held.
-        var held: [FmtConnection] = []
-        for _ in 0..<200 where held.count < 3 {
-            let client = try daemon.connect()
-            if (try? client.requestObject(#"{"op":"ping"}"#))?["ok"] == .bool(true) {
-                held.append(client)
-            } else {
-                usleep(20_000)
-            }
-        }
+        let held = try daemon.holdServedConnections(3)
         #expect(held.count == 3)
         let refused = try daemon.connect()
         let line = try FmtConnection.decode(try refused.readLine())

@@ -6,20 +6,12 @@ import FuzzSupport
 /// ones). A catalogue that loads must describe every country it has and format its example address for a
 /// viewer at home and abroad, in every language, with wire errors only.
 enum AddressFormatsTarget {
-    static let translations: [String: String] = {
-        var files: [String: String] = [:]
-        for language in ["de", "en", "nl"] {
-            files["translations/\(language).json"] = Fuzz.dataFile("translations/\(language).json")
-        }
-        return files
-    }()
-    static let environment = PluginEnvironment(resolver: LocaleResolver(supported: ["en", "nl", "de"]))
 
     static func run(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var files = translations
+        var files = LabelTables.files
         files["address-formats.json"] = String(decoding: bytes, as: UTF8.self)
         let store = DataStore(source: .embedded(files), localDirectory: nil)
-        guard let plugin = try? AddressPlugin(loading: store, environment: environment) else { return }
+        guard let plugin = try? AddressPlugin(loading: store, environment: LabelTables.environment) else { return }
         let countries = ["default"] + (plugin.dataInfo["countries"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         for (index, country) in countries.prefix(6).enumerated() {
             let locale = ["en-GB", "nl-BE", "de-AT"][index % 3]
@@ -48,5 +40,5 @@ enum AddressFormatsTarget {
     }
 }
 
-_ = AddressFormatsTarget.translations
+_ = LabelTables.files
 Fuzz.run { data, size in Fuzz.timed(data, size, AddressFormatsTarget.run) }

@@ -9,14 +9,6 @@ import FuzzSupport
 /// `run.sh` fails a slow input, and the step limit is what keeps every one fast. A code longer than
 /// `AddressPlugin.maximumPostalCodeLength` must never be confirmed.
 enum PostalCodeTarget {
-    static let translations: [String: String] = {
-        var files: [String: String] = [:]
-        for language in ["de", "en", "nl"] {
-            files["translations/\(language).json"] = Fuzz.dataFile("translations/\(language).json")
-        }
-        return files
-    }()
-    static let environment = PluginEnvironment(resolver: LocaleResolver(supported: ["en", "nl", "de"]))
 
     static func formats(pattern: String, example: String) -> String {
         let rule: JSONValue = .object(["pattern": .string(pattern), "uppercase": true])
@@ -36,10 +28,10 @@ enum PostalCodeTarget {
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count >= 2 else { return }
         let example = String(lines[1])
-        var files = translations
+        var files = LabelTables.files
         files["address-formats.json"] = formats(pattern: String(lines[0]), example: example)
         let store = DataStore(source: .embedded(files), localDirectory: nil)
-        guard let plugin = try? AddressPlugin(loading: store, environment: environment) else { return }
+        guard let plugin = try? AddressPlugin(loading: store, environment: LabelTables.environment) else { return }
         var codes = lines.count > 2 ? [String(lines[2...].joined(separator: "\n"))] : []
         let letters = String(repeating: "ABCDEFGHIJKLMNOPQRSTUVWXYZ", count: 160)
         let seed = example.isEmpty ? "A" : example
@@ -69,5 +61,5 @@ enum PostalCodeTarget {
     }
 }
 
-_ = PostalCodeTarget.translations
+_ = LabelTables.files
 Fuzz.run { data, size in Fuzz.timed(data, size, PostalCodeTarget.run) }
