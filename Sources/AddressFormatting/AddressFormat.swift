@@ -13,11 +13,17 @@ struct AddressFormat: Sendable {
     let required: Set<AddressField>
     let postalCode: PostalCodeRule?
     let regions: RegionCodes?
+    /// Fields left out of the lines when their shown value equals another field's (`region` equal to `city`
+    /// is printed once: `28039 Madrid`), as pairs of the field left out and the field it is compared with.
+    let dropWhenEqual: [(dropped: AddressField, kept: AddressField)]
     /// The example address as written in the data, in field order.
     let example: [(field: AddressField, value: String)]
 
     private static let members: Set<WireName> = Set(
-        ["lines", "oneLine", "labels", "required", "postalCode", "regionCodes", "regionAliases", "example"].map(
+        [
+            "lines", "oneLine", "labels", "required", "postalCode", "regionCodes", "regionAliases", "dropWhenEqual",
+            "example",
+        ].map(
             WireName.init))
 
     /// Decodes and checks one entry, named in errors by its path (`formats.BE`).
@@ -97,6 +103,24 @@ struct AddressFormat: Sendable {
         } else {
             regions = nil
         }
+
+        var dropWhenEqual: [(dropped: AddressField, kept: AddressField)] = []
+        if entry["dropWhenEqual"] != nil {
+            let problem = "must be an object mapping a field to the field it is compared with"
+            guard let pairs = try entry.object("dropWhenEqual", or: problem) else {
+                throw fail("dropWhenEqual", problem)
+            }
+            for (name, value) in pairs.members {
+                guard let dropped = AddressField.named(name), fields.contains(dropped) else {
+                    throw value.invalid("is not a field of this format's lines")
+                }
+                guard case .string(let text)? = value.value, let kept = AddressField.named(text), kept != dropped,
+                    fields.contains(kept)
+                else { throw value.invalid("must name another field of this format's lines") }
+                dropWhenEqual.append((dropped, kept))
+            }
+        }
+        self.dropWhenEqual = dropWhenEqual
 
         let exampleProblem = "must be an object with an example address"
         guard let exampleObject = try entry.object("example", or: exampleProblem), exampleObject.count > 0 else {

@@ -115,10 +115,17 @@ struct AddressRenderer: Sendable {
             }
         }
 
+        var printed = shown
+        for (dropped, kept) in format.dropWhenEqual {
+            if let value = shown[dropped], let other = shown[kept], Self.sameText(value, other) {
+                printed[dropped] = nil
+            }
+        }
+
         var lines: [String] = []
         lines.reserveCapacity(format.lines.count + 1)
         for template in format.lines {
-            let rendered = template.render { shown[$0] }
+            let rendered = template.render { printed[$0] }
             if !PlainText.hasLineBreak(rendered) {
                 let text = PlainText.trimmed(rendered)
                 if !text.isEmpty { lines.append(text) }
@@ -130,7 +137,7 @@ struct AddressRenderer: Sendable {
             }
         }
         var oneLine = format.oneLine.render { field in
-            shown[field].map { value in
+            printed[field].map { value in
                 guard PlainText.hasLineBreak(value) else { return PlainText.trimmed(value) }
                 return value.split(whereSeparator: \.isNewline).map(PlainText.trimmed).filter { !$0.isEmpty }
                     .joined(separator: ", ")
@@ -147,6 +154,11 @@ struct AddressRenderer: Sendable {
         }
         fields.append(("country", countryLabel(language), countryName))
         return RenderedAddress(lines: lines, oneLine: oneLine, fields: fields, warnings: warnings)
+    }
+
+    /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`).
+    private static func sameText(_ first: String, _ second: String) -> Bool {
+        first == second || first.lowercased() == second.lowercased()
     }
 
     /// `format`'s texts in `language`.

@@ -253,6 +253,10 @@ struct AddressFormatConverter {
                 } ?? regions[0]
             example.append("region", .string(codes ? region.key : Self.displayName(region)))
         }
+        if shown.contains("region"), shown.contains("city") {
+            // A region equal to the city is printed once (ES `28039 Madrid`, EG `القاهرة`).
+            result.append("dropWhenEqual", .object(["region": .string("city")]))
+        }
         if example.count == 0 {
             // Neither a postal code nor a region to show: the example is the line the country always has.
             example.append(shown.contains("city") ? "city" : "street", .string(own("name", country) ?? country))
@@ -628,7 +632,8 @@ struct AddressFormatConverter {
     // MARK: - Output
 
     private static let memberOrder = [
-        "lines", "oneLine", "labels", "required", "postalCode", "regionCodes", "regionAliases", "example",
+        "lines", "oneLine", "labels", "required", "postalCode", "regionCodes", "regionAliases", "dropWhenEqual",
+        "example",
     ]
 
     /// The format's members in the schema's order (unknown members last, so the loader names them).

@@ -151,6 +151,9 @@ def build(cc):
                 display = name if (name and key == key.upper() and key != key.lower()) else key
                 address["region"], shown_region = display, display
     values = {"N": None, "O": None, "C": town, "S": shown_region, "Z": shown_postcode}
+    # A region equal to the city is printed once (compared as shown, ignoring case).
+    if "%C" in fmt and shown_region and shown_region.lower() == town.lower():
+        values["S"] = None
 
     # The lines: upstream's fmt with envelope literals dropped, %D and %X left out, absent fields with them.
     lines = []
