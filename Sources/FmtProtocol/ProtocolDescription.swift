@@ -126,8 +126,8 @@ public enum ProtocolDescription {
             request: [
                 Field(
                     "address", "object, required",
-                    "`name`, `organization`, `street`, `houseNumber`, `extra`, `postalCode`, `city`, `region` "
-                        + "(optional strings) and `country` (required, ISO 3166-1 alpha-2)"),
+                    "`name`, `organization`, `street`, `houseNumber`, `extra`, `postalCode`, `city`, `region`, "
+                        + "`district`, `sortingCode` (optional strings) and `country` (required, ISO 3166-1 alpha-2)"),
                 locale, Field("viewerRegion", "string, optional", "decides whether the country line is shown"),
             ],
             response: [

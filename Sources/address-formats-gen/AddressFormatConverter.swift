@@ -189,15 +189,13 @@ struct AddressFormatConverter {
         let bigEndian =
             (fieldOrder.firstIndex(of: "A") ?? 0) < (fieldOrder.firstIndex(of: "N") ?? Int.max)
             && fieldOrder.first != "N" && fieldOrder.first != "O"
-        for code in fieldOrder where code == "D" || code == "X" {
-            unexpressed[country, default: []].insert(code == "D" ? "district (%D)" : "sortingCode (%X)")
-        }
         if isLocal { unexpressed[country, default: []].insert("Latin layout (lfmt) and the script rule") }
 
         let streetLine = streetLine(country, bigEndian: bigEndian, primaryLanguage: primary)
         var lines: [String] = []
+        var seen = Set<Character>()
         for line in Self.split(tokens) {
-            let rendered = Self.render(line, streetLine: streetLine)
+            let rendered = Self.render(line, streetLine: streetLine, seen: &seen)
             lines.append(contentsOf: rendered.filter { !$0.isEmpty })
         }
         // Fields are shown once; a second appearance (none upstream) would fail the load, so it is refused here.
@@ -225,7 +223,7 @@ struct AddressFormatConverter {
         let requireLetters = field("require", country) ?? ""
         let required = [
             ("A", "street"), ("C", "city"), ("S", "region"), ("Z", "postalCode"), ("N", "name"),
-            ("O", "organization"),
+            ("O", "organization"), ("D", "district"), ("X", "sortingCode"),
         ].filter { requireLetters.contains($0.0) && shown.contains($0.1) }
         let requiredInOrder = shown.filter { name in required.contains { $0.1 == name } }
         if !requiredInOrder.isEmpty { result.append("required", JSONValue(requiredInOrder)) }
@@ -323,6 +321,10 @@ struct AddressFormatConverter {
             case nil, "city": return "address.field.city"
             case let type?: return "address.field.\(type)"
             }
+        case "district":
+            // libaddressinput's default sub-locality name is `suburb`; upstream spells `neighborhood` so.
+            return "address.field.\(field("sublocality_name_type", country) ?? "suburb")"
+        case "sortingCode": return "address.field.sorting_code"
         default: return "address.field.\(name)"
         }
     }
@@ -550,22 +552,30 @@ struct AddressFormatConverter {
         return lines
     }
 
-    /// One upstream line as fmtd templates: fields renamed, `%D` and `%X` left out (phase 2), envelope literals
-    /// dropped (letters and the hyphen after them: `CH-`, `ÅLAND`, `〒`), separators only between two fields;
-    /// `%A` becomes the `{extra}` line and then the street line.
+    /// One upstream line as fmtd templates: fields renamed, envelope literals dropped (letters and the hyphen
+    /// after them: `CH-`, `ÅLAND`, `〒`), separators only between two fields; `%A` becomes the `{extra}` line and
+    /// then the street line. A field already in `seen` (CI writes `%X` twice) is left out the second time.
     static func render(_ line: [Token], streetLine: String) -> [String] {
+        var seen = Set<Character>()
+        return render(line, streetLine: streetLine, seen: &seen)
+    }
+
+    /// `render(_:streetLine:)` for one line of several, the fields of the lines before in `seen`.
+    static func render(_ line: [Token], streetLine: String, seen: inout Set<Character>) -> [String] {
         let names: [Character: String] = [
             "N": "{name}", "O": "{organization}", "C": "{city}", "S": "{region}", "Z": "{postalCode}",
+            "D": "{district}", "X": "{sortingCode}",
         ]
         var parts: [(field: String?, literal: String)] = []
         var hasStreet = false
         for token in line {
             switch token {
             case .field("A"):
+                guard seen.insert("A").inserted else { continue }
                 hasStreet = true
                 parts.append((streetLine, ""))
             case .field(let code):
-                if let name = names[code] { parts.append((name, "")) }
+                if let name = names[code], seen.insert(code).inserted { parts.append((name, "")) }
             case .literal(let text):
                 parts.append((nil, displayLiteral(text)))
             case .newline: continue
@@ -661,8 +671,17 @@ struct AddressFormatConverter {
         }
     }
 
-    /// `format` with `member` set to `value` (`null` removes it).
-    private static func setting(_ member: String, _ value: JSONValue, in format: JSONObject) -> JSONObject {
+    /// `format` with `member` set to `value` (`null` removes it). A dotted name (`labels.sortingCode`) sets one
+    /// member of an object member, in place, so the rest of that object stays as converted.
+    static func setting(_ member: String, _ value: JSONValue, in format: JSONObject) -> JSONObject {
+        if let dot = member.firstIndex(of: "."), case .object(let inner)? = format[String(member[..<dot])] {
+            let outer = String(member[..<dot])
+            let changed = setting(String(member[member.index(after: dot)...]), value, in: inner)
+            return JSONObject(format.members.map { $0.key == outer ? .init(key: outer, value: .object(changed)) : $0 })
+        }
+        if value != .null, format[member] != nil {
+            return JSONObject(format.members.map { $0.key == member ? .init(key: member, value: value) : $0 })
+        }
         var members = format.members.filter { $0.key != member }
         if value != .null { members.append(.init(key: member, value: value)) }
         return JSONObject(members)

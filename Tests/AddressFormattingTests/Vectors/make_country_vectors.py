@@ -155,7 +155,7 @@ def build(cc):
     if "%C" in fmt and shown_region and shown_region.lower() == town.lower():
         values["S"] = None
 
-    # The lines: upstream's fmt with envelope literals dropped, %D and %X left out, absent fields with them.
+    # The lines: upstream's fmt with envelope literals dropped, absent fields (here %N %O %D %X) left out with their separators.
     lines = []
     for raw in fmt.split("%n"):
         parts = re.split(r"(%[A-Za-z])", raw)
