@@ -14,6 +14,10 @@ public struct AddressPlugin: FormatterPlugin {
     /// 10 characters (`12345-6789`); the bound keeps any pattern's backtracking to a small input.
     public static let maximumPostalCodeLength = 32
 
+    /// The longest `address.language` accepted, in bytes. BCP 47 asks implementations to take tags of at
+    /// least 35 characters; every tag libaddressinput or CLDR writes is far shorter (`zh-Hant-HK`).
+    public static let maximumLanguageLength = 64
+
     private let catalog: FormatCatalog
     private let labels: LabelTable
     private let renderer: AddressRenderer
@@ -79,9 +83,23 @@ public struct AddressPlugin: FormatterPlugin {
         response.member("country", input.country)
         response.member("format", format.key)
         response.member("lines", rendered.lines)
+        let textLanguage = input.textLanguage
+        response.array("linesLang") { array in
+            let entered = rendered.endsWithCountry ? rendered.lines.count - 1 : rendered.lines.count
+            for _ in 0..<entered { array.element(textLanguage) }
+            if rendered.endsWithCountry { array.element(locale.language) }
+        }
         response.member("oneLine", rendered.oneLine)
-        Self.appendObjects("fields", rendered.fields, keys: ("field", "label", "value"), to: &response) {
-            ($0.field, $0.label, $0.value)
+        let countryIndex = rendered.fields.count - 1
+        response.array("fields") { array in
+            for (index, field) in rendered.fields.enumerated() {
+                array.objectElement { object in
+                    object.member("field", field.field)
+                    object.member("label", field.label)
+                    object.member("value", field.value)
+                    object.member("valueLang", index == countryIndex ? locale.language : textLanguage)
+                }
+            }
         }
         Self.appendObjects("warnings", rendered.warnings, keys: ("code", "field", "message"), to: &response) {
             ($0.code, $0.field, $0.message)
@@ -170,7 +188,23 @@ public struct AddressPlugin: FormatterPlugin {
             let value = PlainText.trimmed(text)
             if !value.isEmpty { values[field] = value }
         }
-        return AddressInput(values: values, country: try country(object, "country").code)
+        let country = try country(object, "country").code
+        return AddressInput(values: values, country: country, language: try language(object))
+    }
+
+    /// `address.language`: a well-formed BCP 47 tag of at most `maximumLanguageLength` bytes; blank is absent.
+    private func language(_ object: RequestFields) throws(CoreError) -> LanguageTag? {
+        guard let text = try object.string("language") else { return nil }
+        let trimmed = PlainText.trimmed(text)
+        guard !trimmed.isEmpty else { return nil }
+        guard trimmed.utf8.count <= Self.maximumLanguageLength, let tag = LanguageTag(parsing: trimmed) else {
+            let shown = trimmed.unicodeScalars.count > 64 ? String(trimmed.unicodeScalars.prefix(64)) + "…" : trimmed
+            throw .invalidField(
+                object.path("language"),
+                message: "\"\(shown)\" is not a well-formed language tag of at most "
+                    + "\(Self.maximumLanguageLength) characters (e.g. ja, ja-Latn, zh-Hant).")
+        }
+        return tag
     }
 
     private func country(_ request: RequestFields, _ name: String) throws(CoreError) -> Region {

@@ -4,6 +4,13 @@ import FmtCore
 struct AddressInput: Sendable {
     var values: FieldMap<String>
     var country: String
+    /// `address.language`: the language the values are written in, when the caller says.
+    var language: LanguageTag? = nil
+
+    /// The language of the entered text for `linesLang` and `valueLang`: `address.language`, else `und`.
+    var textLanguage: String {
+        language?.description ?? "und"
+    }
 }
 
 /// A note about an address that is not an error: the address is still formatted.
@@ -17,6 +24,8 @@ struct AddressWarning: Sendable, Equatable {
 /// The result of formatting: what `address` answers after `lang`, `country` and `format`.
 struct RenderedAddress: Sendable {
     let lines: [String]
+    /// Whether the last line is the country's name (in the viewer's language; the others are as entered).
+    let endsWithCountry: Bool
     let oneLine: String
     /// Present fields in display order with their localised labels and shown values.
     let fields: [(field: String, label: String, value: String)]
@@ -122,9 +131,14 @@ struct AddressRenderer: Sendable {
             }
         }
 
+        let latin = format.local.flatMap { local in
+            let isLocal = input.language.map(local.isLocal) ?? local.isLocal(input.values, shown: format.fields)
+            return isLocal ? nil : format.latin
+        }
+        let templates = latin?.lines ?? format.lines
         var lines: [String] = []
-        lines.reserveCapacity(format.lines.count + 1)
-        for template in format.lines {
+        lines.reserveCapacity(templates.count + 1)
+        for template in templates {
             let rendered = template.render { printed[$0] }
             if !PlainText.hasLineBreak(rendered) {
                 let text = PlainText.trimmed(rendered)
@@ -136,7 +150,7 @@ struct AddressRenderer: Sendable {
                 if !text.isEmpty { lines.append(text) }
             }
         }
-        var oneLine = format.oneLine.render { field in
+        var oneLine = (latin?.oneLine ?? format.oneLine).render { field in
             printed[field].map { value in
                 guard PlainText.hasLineBreak(value) else { return PlainText.trimmed(value) }
                 return value.split(whereSeparator: \.isNewline).map(PlainText.trimmed).filter { !$0.isEmpty }
@@ -147,13 +161,15 @@ struct AddressRenderer: Sendable {
             lines.append(countryName)
             oneLine = oneLine.isEmpty ? countryName : oneLine + ", " + countryName
         }
+        let order = latin?.fields ?? format.fields
         var fields: [(field: String, label: String, value: String)] = []
-        fields.reserveCapacity(format.fields.count + 1)
-        for field in format.fields {
+        fields.reserveCapacity(order.count + 1)
+        for field in order {
             if let value = shown[field] { fields.append((field.rawValue, formatTexts.fieldLabels[field]!, value)) }
         }
         fields.append(("country", countryLabel(language), countryName))
-        return RenderedAddress(lines: lines, oneLine: oneLine, fields: fields, warnings: warnings)
+        return RenderedAddress(
+            lines: lines, endsWithCountry: showCountry, oneLine: oneLine, fields: fields, warnings: warnings)
     }
 
     /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`).

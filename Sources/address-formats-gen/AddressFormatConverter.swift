@@ -136,6 +136,10 @@ struct AddressFormatConverter {
                 throw ConversionError("overrides: formats.\(member.key) needs \"replace\" or \"set\" (an object)")
             }
         }
+        for format in formats where format.value["local"] != nil { unexpressed[format.key] = nil }
+        for format in formats where (format.value["latin"] == nil) != (format.value["local"] == nil) {
+            throw ConversionError("\(format.key): latin and local go together; add the missing one as an override")
+        }
         guard let defaultIndex = byKey["default"] else {
             throw ConversionError("overrides: formats.default is required (fmtd's own fallback layout)")
         }
@@ -181,36 +185,25 @@ struct AddressFormatConverter {
         guard let fmt = field("fmt", country) else { throw ConversionError("\(country): no fmt, not even ZZ's") }
         let language = language(country)
         let primary = language.split(separator: "-").first.map(String.init) ?? ""
-        // A local layout: the country has a distinct Latin one (`lfmt`), so `fmt` is for its own script.
+        // A local layout: the country has a distinct Latin one (`lfmt`), so `fmt` is for its own script; or its
+        // language joins lines with other than `, ` (EG's `، `), so text in its script is joined so.
         let isLocal = own("lfmt", country).map { $0 != fmt } ?? false
-        let tokens = Self.tokenize(fmt)
-        // Big-endian: the name comes after the street, so the lines run from the largest unit to the smallest.
-        let fieldOrder = tokens.compactMap { if case .field(let code) = $0 { code } else { nil } }
-        let bigEndian =
-            (fieldOrder.firstIndex(of: "A") ?? 0) < (fieldOrder.firstIndex(of: "N") ?? Int.max)
-            && fieldOrder.first != "N" && fieldOrder.first != "O"
-        if isLocal { unexpressed[country, default: []].insert("Latin layout (lfmt) and the script rule") }
+        let localJoiner = Self.joiner(primary)
+        let hasLatin = isLocal || localJoiner != ", "
 
-        let streetLine = streetLine(country, bigEndian: bigEndian, primaryLanguage: primary)
-        var lines: [String] = []
-        var seen = Set<Character>()
-        for line in Self.split(tokens) {
-            let rendered = Self.render(line, streetLine: streetLine, seen: &seen)
-            lines.append(contentsOf: rendered.filter { !$0.isEmpty })
-        }
+        let lines = layout(fmt, country, primaryLanguage: primary)
         // Fields are shown once; a second appearance (none upstream) would fail the load, so it is refused here.
         let shown = lines.flatMap(Self.fields(of:))
         guard Set(shown).count == shown.count else { throw ConversionError("\(country): a field appears twice") }
-
-        let joiner: String
-        switch (primary, isLocal) {
-        case ("ja", true), ("zh", true): joiner = ""
-        case ("ko", true), ("th", true): joiner = " "
-        default: joiner = ", "
+        let oneLine = Self.oneLine(lines, joiner: hasLatin ? localJoiner : ", ")
+        var latin: JSONObject?
+        if hasLatin {
+            let latinLines = layout(own("lfmt", country) ?? fmt, country, primaryLanguage: "")
+            guard Set(latinLines.flatMap(Self.fields(of:))) == Set(shown) else {
+                throw ConversionError("\(country): lfmt shows other fields than fmt")
+            }
+            latin = ["lines": JSONValue(latinLines), "oneLine": .string(Self.oneLine(latinLines, joiner: ", "))]
         }
-        let oneLine = lines.filter { line in
-            !Self.fields(of: line).allSatisfy { $0 == "name" || $0 == "organization" }
-        }.joined(separator: joiner)
 
         var labels = JSONObject()
         for name in shown {
@@ -219,6 +212,15 @@ struct AddressFormatConverter {
         var result = JSONObject()
         result.append("lines", JSONValue(lines))
         result.append("oneLine", .string(oneLine))
+        if let latin {
+            result.append("latin", .object(latin))
+            if let local = Self.localScripts[primary] {
+                let languages = primary == "zh" ? ["zh", "yue"] : [primary]
+                result.append("local", ["languages": JSONValue(languages), "scripts": JSONValue(local)])
+            } else {
+                unexpressed[country, default: []].insert("the local layout's language and scripts (an override)")
+            }
+        }
         result.append("labels", .object(labels))
         let requireLetters = field("require", country) ?? ""
         let required = [
@@ -262,6 +264,49 @@ struct AddressFormatConverter {
         result.append("example", .object(Self.ordered(example, by: shown)))
         return result
     }
+
+    /// The lines of one upstream layout (`fmt` or `lfmt`) as fmtd templates.
+    private func layout(_ fmt: String, _ country: String, primaryLanguage: String) -> [String] {
+        let tokens = Self.tokenize(fmt)
+        // Big-endian: the name comes after the street, so the lines run from the largest unit to the smallest.
+        let fieldOrder = tokens.compactMap { if case .field(let code) = $0 { code } else { nil } }
+        let bigEndian =
+            (fieldOrder.firstIndex(of: "A") ?? 0) < (fieldOrder.firstIndex(of: "N") ?? Int.max)
+            && fieldOrder.first != "N" && fieldOrder.first != "O"
+        let streetLine = streetLine(country, bigEndian: bigEndian, primaryLanguage: primaryLanguage)
+        var lines: [String] = []
+        var seen = Set<Character>()
+        for line in Self.split(tokens) {
+            let rendered = Self.render(line, streetLine: streetLine, seen: &seen)
+            lines.append(contentsOf: rendered.filter { !$0.isEmpty })
+        }
+        return lines
+    }
+
+    /// The one-line form: the lines without those that hold only `name` or `organization`, joined.
+    private static func oneLine(_ lines: [String], joiner: String) -> String {
+        lines.filter { line in
+            !fields(of: line).allSatisfy { $0 == "name" || $0 == "organization" }
+        }.joined(separator: joiner)
+    }
+
+    /// How a language's script joins the lines of the one-line form: nothing in Chinese and Japanese, a space
+    /// in Korean and Thai, the Arabic comma `، ` in languages written in Arabic script, else `, `.
+    static func joiner(_ primaryLanguage: String) -> String {
+        switch primaryLanguage {
+        case "ja", "zh": ""
+        case "ko", "th": " "
+        case "ar", "fa", "ur", "ps", "ckb", "sd", "ug": "، "
+        default: ", "
+        }
+    }
+
+    /// The scripts text in a language's local layout is written in (ICU's Script values), by primary language.
+    static let localScripts: [String: [String]] = [
+        "ja": ["Hani", "Hira", "Kana"], "zh": ["Hani", "Bopo"], "ko": ["Hang", "Hani"], "th": ["Thai"],
+        "ar": ["Arab"], "fa": ["Arab"], "ur": ["Arab"], "ps": ["Arab"], "ckb": ["Arab"], "sd": ["Arab"],
+        "ug": ["Arab"],
+    ]
 
     /// The street line: house number before or after the street and the text between, as OpenCage writes it
     /// (following `use_country`); big-endian layouts put it after the street, with no space in Chinese and
@@ -642,8 +687,8 @@ struct AddressFormatConverter {
     // MARK: - Output
 
     private static let memberOrder = [
-        "lines", "oneLine", "labels", "required", "postalCode", "regionCodes", "regionAliases", "dropWhenEqual",
-        "example",
+        "lines", "oneLine", "latin", "local", "labels", "required", "postalCode", "regionCodes", "regionAliases",
+        "dropWhenEqual", "example",
     ]
 
     /// The format's members in the schema's order (unknown members last, so the loader names them).
