@@ -1,8 +1,9 @@
 import FmtCore
 
 /// One country's address convention from `address-formats.json`: the layout, the one-line form, a label key
-/// per field, the required fields, the postal-code rule and an example address.
-struct AddressFormat: Sendable {
+/// per field, the required fields, the postal-code rule and an example address. A class: a request takes its
+/// country's format with one retain.
+final class AddressFormat: Sendable {
     /// The key in the data: an ISO 3166-1 code (`BE`) or `default`.
     let key: String
     let lines: [LineTemplate]
