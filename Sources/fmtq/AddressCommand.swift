@@ -28,7 +28,7 @@ struct AddressCommand: Subcommand {
                     "--language", "TAG",
                     help: "the language the address is written in (`address.language`, BCP 47: ja, ja-Latn, "
                         + "zh-Hant); decides between a country's local and Latin layouts",
-                    default: "the script of the values decides", group: "Field options"
+                    default: "by the script of the values", group: "Field options"
                 ) { $0.fields["language"] = $1 },
             ]
                 + fieldOptions.map { option, field in
