@@ -50,6 +50,17 @@ import Testing
         #expect(response.strings("linesLang") == Array(repeating: tag, count: response.strings("lines").count))
     }
 
+    /// Hong Kong: the area first and the number after the street in Chinese; in English the number first and
+    /// the area last, as Hongkong Post writes each.
+    @Test func hongKongWritesChineseFromTheAreaDownAndEnglishFromTheBuildingUp() throws {
+        let chinese = try address(#""region":"九龍","street":"彌敦道","houseNumber":"405號""#, country: "HK")
+        #expect(chinese.strings("lines") == ["九龍", "彌敦道405號"])
+        #expect(chinese.string("oneLine") == "九龍彌敦道405號")
+        let english = try address(#""region":"Kowloon","street":"Nathan Road","houseNumber":"405""#, country: "HK")
+        #expect(english.strings("lines") == ["405 Nathan Road", "Kowloon"])
+        #expect(english.string("oneLine") == "405 Nathan Road, Kowloon")
+    }
+
     @Test func theLatinLayoutOrdersTheFieldsItsOwnWay() throws {
         let response = try address(
             #""postalCode":"1000005","region":"Tokyo","city":"Chiyoda-ku","street":"Marunouchi""#)
