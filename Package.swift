@@ -109,19 +109,23 @@ let package = Package(
             name: "FmtTesting", dependencies: ["FmtCore", "FmtHost", "FmtClient", "CSystem"], path: "Tests/FmtTesting"),
         .testTarget(name: "FmtCoreTests", dependencies: ["FmtCore"]),
         .testTarget(name: "FmtServerTests", dependencies: ["FmtServer", "FmtCore"]),
-        .testTarget(name: "FmtHostTests", dependencies: ["FmtHost", "FmtCore"]),
+        .testTarget(name: "FmtHostTests", dependencies: ["FmtHost", "FmtCore", "FmtTesting"]),
         .testTarget(name: "FmtClientTests", dependencies: ["FmtClient", "FmtCore"]),
         .testTarget(name: "FmtCommandLineTests", dependencies: ["FmtCommandLine", "FmtProtocol", "FmtCore"]),
         .testTarget(
-            name: "AddressFormattingTests", dependencies: ["AddressFormatting", "FmtCore", "address-formats-gen"],
+            name: "AddressFormattingTests",
+            dependencies: ["AddressFormatting", "FmtCore", "FmtHost", "FmtTesting", "address-formats-gen"],
             exclude: ["Vectors"]
         ),
-        .testTarget(name: "DateFormattingTests", dependencies: ["DateFormatting", "FmtCore"], exclude: ["Reference"]),
         .testTarget(
-            name: "PhoneNumbersTests", dependencies: ["PhoneNumbers", "phone-metadata-gen"],
+            name: "DateFormattingTests", dependencies: ["DateFormatting", "FmtCore", "FmtTesting"],
+            exclude: ["Reference"]
+        ),
+        .testTarget(
+            name: "PhoneNumbersTests", dependencies: ["PhoneNumbers", "FmtTesting", "phone-metadata-gen"],
             exclude: ["oracle.py", "make_vectors.py", "known-differences.json"]
         ),
-        .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore"]),
+        .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore", "FmtTesting"]),
         .testTarget(name: "PhonePluginTests", dependencies: ["PhonePlugin", "FmtCore", "FmtTesting", "fmtd"]),
         .testTarget(
             name: "IntegrationTests",

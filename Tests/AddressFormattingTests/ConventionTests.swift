@@ -1,5 +1,6 @@
 import AddressFormatting
 import FmtCore
+import FmtTesting
 import Testing
 
 /// Each country's convention from issue 3, checked against libaddressinput's region data, OpenCage's test
@@ -8,12 +9,13 @@ import Testing
     let plugin: AddressPlugin
 
     init() throws {
-        plugin = try loadPlugin()
+        plugin = try loadPlugin(AddressPlugin.self)
     }
 
     func lines(_ address: String, locale: String = "en", viewer: String? = nil) throws -> [String] {
         let viewerMember = viewer.map { #","viewerRegion":"\#($0)""# } ?? ""
-        let response = try ask(plugin, #"{"op":"address","address":\#(address),"locale":"\#(locale)"\#(viewerMember)}"#)
+        let response = try plugin.answer(
+            #"{"op":"address","address":\#(address),"locale":"\#(locale)"\#(viewerMember)}"#)
         return response.strings("lines")
     }
 
@@ -60,8 +62,7 @@ import Testing
 
     /// The Canary Islands (IC) are a territory ICU knows and libaddressinput has no record for, like CP, DG and EA.
     @Test func territoriesWithoutAFormatGetTheDefaultLayoutAndTheFormatSaysSo() throws {
-        let response = try ask(
-            plugin,
+        let response = try plugin.answer(
             #"{"op":"address","address":{"street":"Calle Triana","houseNumber":"45","postalCode":"35002","#
                 + #""city":"Las Palmas de Gran Canaria","region":"Las Palmas","country":"IC"},"locale":"en-ES"}"#)
         #expect(response.string("format") == "default")
@@ -75,8 +76,7 @@ import Testing
     }
 
     @Test func emptyFieldsLeaveNoBlankLineAndNoStraySeparator() throws {
-        let response = try ask(
-            plugin,
+        let response = try plugin.answer(
             #"{"op":"address","address":{"name":"","organization":"  ","houseNumber":"301","street":"Hamilton Avenue","#
                 + #""city":"Palo Alto","postalCode":"94303","country":"US"},"locale":"en-US"}"#)
         #expect(response.strings("lines") == ["301 Hamilton Avenue", "Palo Alto, 94303"])
@@ -95,8 +95,7 @@ import Testing
     }
 
     @Test func mismatchingPostcodeIsAWarningNotAnError() throws {
-        let response = try ask(
-            plugin,
+        let response = try plugin.answer(
             #"{"op":"address","address":{"houseNumber":"10","street":"Downing Street","city":"London","#
                 + #""postalCode":"12345","country":"GB"},"locale":"en-GB"}"#)
         #expect(response.strings("lines") == ["10 Downing Street", "London", "12345"])
@@ -107,12 +106,12 @@ import Testing
         let badCountry = CoreError.invalidField(
             "address.country", message: "\"BEL\" is not an ISO 3166-1 alpha-2 country code (e.g. BE).")
         #expect(throws: badCountry) {
-            try ask(plugin, #"{"op":"address","address":{"country":"BEL"}}"#)
+            try plugin.answer(#"{"op":"address","address":{"country":"BEL"}}"#)
         }
         let numberAsHouseNumber = CoreError.invalidField(
             "address.houseNumber", message: "The field \"address.houseNumber\" must be a string, got number.")
         #expect(throws: numberAsHouseNumber) {
-            try ask(plugin, #"{"op":"address","address":{"houseNumber":16,"country":"BE"}}"#)
+            try plugin.answer(#"{"op":"address","address":{"houseNumber":16,"country":"BE"}}"#)
         }
     }
 }
@@ -126,13 +125,12 @@ import Testing
 
     @Test(arguments: ["NL", "BE", "DE", "GB", "US", "AT"])
     func noCombinationOfEmptyFieldsLeavesABlankLineOrAStraySeparator(country: String) throws {
-        let plugin = try loadPlugin()
+        let plugin = try loadPlugin(AddressPlugin.self)
         for mask in 0..<(1 << Self.values.count) {
             let members = Self.values.enumerated().map { index, pair in
                 #""\#(pair.0)":"\#(mask & (1 << index) != 0 ? pair.1 : "")""#
             }
-            let response = try ask(
-                plugin,
+            let response = try plugin.answer(
                 #"{"op":"address","address":{\#(members.joined(separator: ",")),"country":"\#(country)"}}"#)
             for text in response.strings("lines") + [response.string("oneLine") ?? ""] where !text.isEmpty {
                 #expect(text.first?.isLetter == true || text.first?.isNumber == true, "\(country) \(mask): \(text)")

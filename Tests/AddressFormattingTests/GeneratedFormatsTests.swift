@@ -1,5 +1,6 @@
 import AddressFormatting
 import FmtCore
+import FmtTesting
 import Foundation
 import Testing
 
@@ -8,20 +9,15 @@ import Testing
 /// `data/address-formats.json` is generated: converting the upstream sources again gives the same bytes, every
 /// country of libaddressinput has its own format, and the hand-kept overrides are what the file serves.
 @Suite struct GeneratedFormatsTests {
-    /// The upstream sources are never committed: beside the checkout (`../shared/upstream/address`) or under
-    /// `FMTD_UPSTREAM_DIR`; the conversion tests run only where they are.
-    static let upstream: String = {
-        if let directory = ProcessInfo.processInfo.environment["FMTD_UPSTREAM_DIR"], !directory.isEmpty {
-            return directory + "/address"
-        }
-        return (dataDirectory as NSString).deletingLastPathComponent + "/../shared/upstream/address"
-    }()
+    /// The upstream sources are never committed (`Paths.upstreamDirectory`); the conversion tests run only
+    /// where they are.
+    static let upstream = Paths.upstreamDirectory + "/address"
     static let upstreamAvailable = FileManager.default.fileExists(
         atPath: upstream + "/libaddressinput/countryinfo.txt")
-    static let overrides = dataDirectory + "/address-overrides.json"
+    static let overrides = Paths.dataDirectory + "/address-overrides.json"
 
     static func committed() throws -> JSONObject {
-        let store = DataStore(source: .directory(dataDirectory), localDirectory: nil)
+        let store = DataStore(source: .directory(Paths.dataDirectory), localDirectory: nil)
         return try store.readJSON("address-formats.json").objectValue ?? [:]
     }
 
@@ -32,7 +28,7 @@ import Testing
         let first = try AddressFormatsGen.generate(upstream: Self.upstream, overrides: Self.overrides)
         let second = try AddressFormatsGen.generate(upstream: Self.upstream, overrides: Self.overrides)
         #expect(first == second)
-        let committed = try Data(contentsOf: URL(fileURLWithPath: dataDirectory + "/address-formats.json"))
+        let committed = try Data(contentsOf: URL(fileURLWithPath: Paths.dataDirectory + "/address-formats.json"))
         #expect(first == Array(committed), "regenerate with swift package generate-address-formats")
     }
 
@@ -43,7 +39,7 @@ import Testing
         let sources = try UpstreamSources(directory: Self.upstream)
         let upstreamCountries = Set(sources.records.keys).subtracting(["ZZ"])
         #expect(upstreamCountries.count == 252)
-        let plugin = try loadPlugin()
+        let plugin = try loadPlugin(AddressPlugin.self)
         let served = Set((plugin.dataInfo["countries"]?.arrayValue ?? []).compactMap(\.stringValue))
         #expect(served == upstreamCountries)
         let version = plugin.dataInfo["version"]?.stringValue ?? ""
@@ -53,7 +49,7 @@ import Testing
 
     @Test func theSeedCountriesAndDefaultAreTheOverridesWhole() throws {
         let overrides =
-            try DataStore(source: .directory(dataDirectory), localDirectory: nil)
+            try DataStore(source: .directory(Paths.dataDirectory), localDirectory: nil)
             .readJSON("address-overrides.json").objectValue?["formats"]?.objectValue ?? [:]
         let formats = try Self.committed()["formats"]?.objectValue ?? [:]
         for key in ["default", "NL", "BE", "DE", "GB", "US"] {
@@ -67,11 +63,11 @@ import Testing
     }
 
     @Test func everyFormatFormatsItsOwnExampleWithoutWarningsOtherThanMissingFields() throws {
-        let plugin = try loadPlugin()
+        let plugin = try loadPlugin(AddressPlugin.self)
         let countries = (plugin.dataInfo["countries"]?.arrayValue ?? []).compactMap(\.stringValue)
         #expect(countries.count >= 252)
         for country in countries {
-            let described = try ask(plugin, #"{"op":"addressFormat","country":"\#(country)","locale":"en"}"#)
+            let described = try plugin.answer(#"{"op":"addressFormat","country":"\#(country)","locale":"en"}"#)
             #expect(described.string("format") == country)
             let example = described["example"]?.objectValue?["address"] ?? .null
             let request: JSONValue = ["op": "address", "address": example, "locale": "en"]

@@ -1,5 +1,6 @@
 import AddressFormatting
 import FmtCore
+import FmtTesting
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
     static let languages = ["en", "nl", "de"]
 
     func keys(_ language: String) throws -> Set<String> {
-        let store = DataStore(source: .directory(dataDirectory), localDirectory: nil)
+        let store = DataStore(source: .directory(Paths.dataDirectory), localDirectory: nil)
         guard case .object(let table) = try store.readJSON("translations/\(language).json") else { return [] }
         return Set(table.keys)
     }
@@ -18,19 +19,19 @@ import Testing
         #expect(!english.isEmpty)
         #expect(try keys("nl") == english)
         #expect(try keys("de") == english)
-        let files = try FileManager.default.contentsOfDirectory(atPath: dataDirectory + "/translations").sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: Paths.dataDirectory + "/translations").sorted()
         #expect(files == ["de.json", "en.json", "nl.json"])
     }
 
     @Test func aMissingTranslationFailsTheLoadNamingFileAndKey() throws {
         let copy = try TemporaryDirectory()
-        try FileManager.default.copyItem(atPath: dataDirectory, toPath: copy.path + "/data")
+        try FileManager.default.copyItem(atPath: Paths.dataDirectory, toPath: copy.path + "/data")
         let path = copy.path + "/data/translations/nl.json"
         var text = try String(contentsOfFile: path, encoding: .utf8)
         text = text.replacingOccurrences(of: #""address.field.city": "Plaats","#, with: "")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         #expect {
-            try loadPlugin(dataRoot: copy.path + "/data")
+            try loadPlugin(AddressPlugin.self, dataDirectory: copy.path + "/data")
         } throws: { error in
             let error = error as? DataError
             return error?.file == "translations/nl.json" && error?.field == "address.field.city"
@@ -38,16 +39,16 @@ import Testing
     }
 
     @Test func noResponseEverShowsARawKey() throws {
-        let plugin = try loadPlugin()
+        let plugin = try loadPlugin(AddressPlugin.self)
         let everything =
             #""name":"N","organization":"O","street":"S","houseNumber":"1","extra":"E","postalCode":"x","#
             + #""city":"C","region":"R""#
         for country in ["NL", "BE", "DE", "GB", "US", "FR"] {
             for language in Self.languages {
-                let address = try ask(
-                    plugin,
+                let address = try plugin.answer(
                     #"{"op":"address","address":{\#(everything),"country":"\#(country)"},"locale":"\#(language)"}"#)
-                let format = try ask(plugin, #"{"op":"addressFormat","country":"\#(country)","locale":"\#(language)"}"#)
+                let format = try plugin.answer(
+                    #"{"op":"addressFormat","country":"\#(country)","locale":"\#(language)"}"#)
                 for text in [JSONWriter.string(.object(address)), JSONWriter.string(.object(format))] {
                     #expect(!text.contains("address."), "\(country) \(language): \(text)")
                 }
@@ -57,7 +58,7 @@ import Testing
     }
 
     @Test func dutchCopyIsInformalSentenceCaseWithoutExclamationMarks() throws {
-        let store = DataStore(source: .directory(dataDirectory), localDirectory: nil)
+        let store = DataStore(source: .directory(Paths.dataDirectory), localDirectory: nil)
         for language in Self.languages {
             guard case .object(let table) = try store.readJSON("translations/\(language).json") else { continue }
             for member in table {

@@ -1,5 +1,7 @@
 import AddressFormatting
 import FmtCore
+import FmtHost
+import FmtTesting
 import Foundation
 import Testing
 
@@ -7,13 +9,14 @@ import Testing
 /// refused naming file and field, and the old data stays.
 @Suite struct LocalFormatTests {
     /// France as La Poste writes it, the same local addition the systemd lifecycle test installs.
-    static let france = try! String(contentsOfFile: fixturesDirectory + "/address-formats.d/fr.json", encoding: .utf8)
+    static let france = try! String(
+        contentsOfFile: Paths.fixturesDirectory + "/address-formats.d/fr.json", encoding: .utf8)
     static let request =
         #"{"op":"address","address":{"houseNumber":"99","street":"Rue de Rivoli","postalCode":"75001","#
         + #""city":"Paris","country":"FR"},"locale":"en-FR"}"#
     /// The Canary Islands as Correos writes them: a territory with no format of its own in the shipped data.
     static let canaries = try! String(
-        contentsOfFile: fixturesDirectory + "/address-formats.d/ic.json", encoding: .utf8)
+        contentsOfFile: Paths.fixturesDirectory + "/address-formats.d/ic.json", encoding: .utf8)
     static let canaryRequest =
         #"{"op":"address","address":{"street":"Calle Triana","houseNumber":"45","postalCode":"35002","#
         + #""city":"Las Palmas de Gran Canaria","country":"IC"},"locale":"en-IC"}"#
@@ -21,8 +24,8 @@ import Testing
     func registry(_ local: TemporaryDirectory) throws -> PluginRegistry {
         try PluginRegistry(
             pluginTypes: [AddressPlugin.self],
-            store: DataStore(source: .directory(dataDirectory), localDirectory: local.path),
-            environment: PluginEnvironment(resolver: resolver))
+            store: DataStore(source: .directory(Paths.dataDirectory), localDirectory: local.path),
+            environmentLoader: Languages.environmentLoader)
     }
 
     func answer(_ registry: PluginRegistry, _ json: String) throws -> JSONObject {
@@ -54,9 +57,8 @@ import Testing
             Self.france.replacingOccurrences(of: #""FR""#, with: #""NL""#)
                 .replacingOccurrences(of: #""[0-9]{5}""#, with: #""[0-9]{4} ?[A-Z]{2}""#)
                 .replacingOccurrences(of: #""75001""#, with: #""1017 CD""#))
-        let plugin = try loadPlugin(localDirectory: local.path)
-        let response = try ask(
-            plugin,
+        let plugin = try loadPlugin(AddressPlugin.self, configDirectory: local.path)
+        let response = try plugin.answer(
             #"{"op":"address","address":{"street":"Herengracht","houseNumber":"573","postalCode":"1017 CD","#
                 + #""city":"Amsterdam","country":"NL"},"locale":"nl-NL"}"#)
         #expect(response.strings("lines") == ["573 Herengracht", "1017 CD Amsterdam"])
@@ -103,7 +105,7 @@ import Testing
         #expect(text != Self.france)
         try local.write("address-formats.d/fr.json", text)
         #expect {
-            try loadPlugin(localDirectory: local.path)
+            try loadPlugin(AddressPlugin.self, configDirectory: local.path)
         } throws: { error in
             guard let error = error as? DataError else { return false }
             return error.field == field && error.problem.contains(problem)
@@ -154,7 +156,7 @@ import Testing
         #expect(text != Self.france)
         try local.write("address-formats.d/fr.json", text)
         #expect {
-            try loadPlugin(localDirectory: local.path)
+            try loadPlugin(AddressPlugin.self, configDirectory: local.path)
         } throws: { error in
             (error as? DataError)?.description
                 == "\(local.path)/address-formats.d/fr.json: \(field): \(problem)"
@@ -165,20 +167,20 @@ import Testing
         let local = try TemporaryDirectory()
         try local.write("address-formats.d/broken.json", "{\"formats\": ")
         #expect {
-            try loadPlugin(localDirectory: local.path)
+            try loadPlugin(AddressPlugin.self, configDirectory: local.path)
         } throws: { error in
             (error as? DataError)?.file == local.path + "/address-formats.d/broken.json"
         }
     }
 
     @Test func dataInfoNamesSourceVersionChecksumAndCountries() throws {
-        let info = try loadPlugin().dataInfo
-        #expect(info["source"] == .string(dataDirectory))
+        let info = try loadPlugin(AddressPlugin.self).dataInfo
+        #expect(info["source"] == .string(Paths.dataDirectory))
         let version = info["version"]?.stringValue ?? ""
         #expect(version.hasPrefix("2026.1 (libaddressinput "), "\(version)")
         let sum = Process()
         sum.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        sum.arguments = [dataDirectory + "/address-formats.json"]
+        sum.arguments = [Paths.dataDirectory + "/address-formats.json"]
         let pipe = Pipe()
         sum.standardOutput = pipe
         try sum.run()

@@ -1,5 +1,6 @@
 import AddressFormatting
 import FmtCore
+import FmtTesting
 import Foundation
 import Testing
 
@@ -8,7 +9,8 @@ import Testing
 @Suite struct PostalCodeLimitTests {
     /// France as `fr.json` in `address-formats.d` with `pattern` and an example postal code.
     static func france(pattern: String, example: String = "75001") -> String {
-        let fixture = try! String(contentsOfFile: fixturesDirectory + "/address-formats.d/fr.json", encoding: .utf8)
+        let fixture = try! String(
+            contentsOfFile: Paths.fixturesDirectory + "/address-formats.d/fr.json", encoding: .utf8)
         return
             fixture
             .replacingOccurrences(of: #""[0-9]{5}""#, with: JSONWriter.string(.string(pattern)))
@@ -19,7 +21,7 @@ import Testing
         let local = try TemporaryDirectory()
         try local.write("address-formats.d/fr.json", france(pattern: pattern, example: example))
         do {
-            return .success(try loadPlugin(localDirectory: local.path))
+            return .success(try loadPlugin(AddressPlugin.self, configDirectory: local.path))
         } catch let error as DataError {
             return .failure(error)
         }
@@ -57,7 +59,7 @@ import Testing
         let plugin = try Self.load(pattern: Self.costly, example: "A1").get()
         let code = String(repeating: "ABCDEFGH", count: 4)
         let started = ContinuousClock.now
-        let response = try ask(plugin, Self.request + JSONWriter.string(.string(code)) + "}}")
+        let response = try plugin.answer(Self.request + JSONWriter.string(.string(code)) + "}}")
         let elapsed = started.duration(to: .now)
         #expect(response.warningCodes == ["postal_code_format"])
         #expect(elapsed < .milliseconds(200), "\(elapsed)")
@@ -66,8 +68,8 @@ import Testing
     @Test func aCodeLongerThanTheLimitIsNotMatchedWhateverThePattern() throws {
         let plugin = try Self.load(pattern: "[A-Z]+[0-9]?", example: "A").get()
         let fits = String(repeating: "A", count: AddressPlugin.maximumPostalCodeLength)
-        #expect(try ask(plugin, Self.request + "\"\(fits)\"}}").warningCodes == [])
-        let longer = try ask(plugin, Self.request + "\"\(fits)A\"}}")
+        #expect(try plugin.answer(Self.request + "\"\(fits)\"}}").warningCodes == [])
+        let longer = try plugin.answer(Self.request + "\"\(fits)A\"}}")
         #expect(longer.warningCodes == ["postal_code_format"])
         #expect(longer.strings("lines").contains { $0.contains(fits + "A") })
     }

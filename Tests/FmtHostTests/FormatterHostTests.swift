@@ -1,13 +1,12 @@
 import FmtCore
 import FmtHost
+import FmtTesting
 import Foundation
 import Testing
 
 /// The composition root serves the catalogue's plugins from the data, and a generation's languages are its data's.
 @Suite struct FormatterHostTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
-    static let dataDirectory = packageRoot + "/data"
+    static let dataDirectory = Paths.dataDirectory
 
     static func answer(_ host: FormatterHost, _ line: String) throws -> JSONObject {
         let response = host.dispatcher.respond(to: Array(line.utf8))
@@ -48,9 +47,9 @@ import Testing
 
     /// Adding a language is data plus a reload: the resolver is part of the reloaded generation.
     @Test func aLanguageAddedAsDataIsServedAfterAReload() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("formatter-host-\(UUID().uuidString)")
-            .path
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scratch = try TemporaryDirectory()
+        defer { withExtendedLifetime(scratch) {} }
+        let root = scratch.path + "/data"
         try FileManager.default.copyItem(atPath: Self.dataDirectory, toPath: root)
         let host = try FormatterHost(source: .directory(root), configDirectory: nil)
         let before = try Self.answer(host, #"{"op":"language","tag":"fr"}"#)

@@ -10,6 +10,18 @@ public enum Paths {
 
     public static let dataDirectory = packageRoot + "/data"
 
+    /// Shared test fixtures (`Tests/Fixtures`).
+    public static let fixturesDirectory = packageRoot + "/Tests/Fixtures"
+
+    /// The upstream sources the converters read, never committed: `FMTD_UPSTREAM_DIR`, else
+    /// `../shared/upstream` beside the checkout.
+    public static let upstreamDirectory: String = {
+        if let directory = ProcessInfo.processInfo.environment["FMTD_UPSTREAM_DIR"], !directory.isEmpty {
+            return directory
+        }
+        return (packageRoot as NSString).deletingLastPathComponent + "/shared/upstream"
+    }()
+
     /// The directory holding the test bundle, which is also where SwiftPM puts `fmtd` and `fmtq`.
     public static let productsDirectory: String = {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""

@@ -6,21 +6,10 @@ import Testing
 /// `data/vectors/address-format.json` through the real daemon over its socket, and the reload of
 /// `address-formats.d/` as an operator does it: drop a file in, send SIGHUP.
 @Suite struct AddressVectorTests {
-    /// The hand-written vectors, then the one-per-country vectors.
-    static let files = ["vectors/address-format.json", "vectors/address-countries.json"]
-
-    static func vectors(_ file: String) throws -> [JSONObject] {
-        let store = DataStore(source: .directory(Paths.dataDirectory), localDirectory: nil)
-        guard case .object(let document) = try store.readJSON(file),
-            case .array(let cases)? = document["cases"]
-        else { throw DataError(file: file, "no cases array") }
-        return cases.compactMap(\.objectValue)
-    }
-
-    @Test(arguments: files)
+    @Test(arguments: try Vectors.files("address"))
     func everyAddressVectorMatchesOverTheSocket(file: String) throws {
         let daemon = try Daemon.start()
-        let vectors = try Self.vectors(file)
+        let vectors = try Vectors.cases(file)
         #expect(vectors.count >= 60)
         for (index, vector) in vectors.enumerated() {
             var request = vector["request"]?.objectValue ?? [:]

@@ -22,20 +22,8 @@ import Testing
     }
 
     static func vectors() throws -> [Vector] {
-        let path = Paths.dataDirectory + "/vectors/date-format.json"
-        guard let file = fopen(path, "rb") else { throw DataError(file: path, "missing") }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, file)
-            if count <= 0 { break }
-            bytes.append(contentsOf: buffer[0..<count])
-        }
-        guard case .object(let document) = try JSONReader.parse(bytes), case .array(let cases)? = document["cases"]
-        else { throw DataError(file: path, "no cases array") }
-        return cases.compactMap { value in
-            guard case .object(let item) = value, case .object(let request)? = item["request"] else { return nil }
+        try Vectors.cases("vectors/date-format.json").compactMap { item in
+            guard case .object(let request)? = item["request"] else { return nil }
             return Vector(request: request, response: item["response"]?.objectValue, error: item["error"]?.objectValue)
         }
     }

@@ -12,11 +12,7 @@ import Testing
     ]
 
     static func vectors() throws -> [JSONObject] {
-        let store = DataStore(source: .directory(Paths.dataDirectory), localDirectory: nil)
-        guard case .object(let document) = try store.readJSON("vectors/phone-format.json"),
-            case .array(let cases)? = document["cases"]
-        else { throw DataError(file: "vectors/phone-format.json", "no cases array") }
-        return cases.compactMap(\.objectValue)
+        try Vectors.cases("vectors/phone-format.json")
     }
 
     static func request(_ input: JSONObject, id: Int = 0) -> String {

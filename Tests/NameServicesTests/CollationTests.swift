@@ -1,4 +1,5 @@
 import FmtCore
+import FmtTesting
 import Testing
 
 @testable import NameServices
@@ -7,10 +8,17 @@ import Testing
 /// tailorings (common/collation/<lang>.xml) over the root order (DUCET); every case is one that plain
 /// code-point order gets wrong, which each test checks too so it cannot pass by accident.
 @Suite struct CollationTests {
+    /// The names plugin on the shipped data, loaded as fmtd loads it.
+    let shipped: NamesPlugin
+
+    init() throws {
+        shipped = try loadPlugin(NamesPlugin.self)
+    }
+
     func sort(_ names: [String], locale: String) throws -> (sorted: [String], order: [Int]) {
         let request: JSONValue = ["op": "sort", "locale": .string(locale), "names": JSONValue(names)]
-        let response = try Fixture.call(Fixture.json(request))
-        return (response.strings("sorted") ?? [], response.integers("order") ?? [])
+        let response = try shipped.answer(JSONWriter.string(request))
+        return (response.strings("sorted"), response.integers("order"))
     }
 
     func codePointOrder(_ names: [String]) -> [String] {
@@ -100,25 +108,32 @@ import Testing
 
     @Test func moreThanTenThousandNamesIsAnInvalidField() throws {
         let names = JSONValue((0...NamesPlugin.maximumNames).map { "n\($0)" })
-        let request = Fixture.json(["op": "sort", "locale": "nl", "names": names])
-        #expect(Fixture.failure(request)?.code == "invalid_field")
-        #expect(Fixture.failure(request)?.field == "names")
-        let atLimit = Fixture.json([
+        let request = JSONWriter.string(["op": "sort", "locale": "nl", "names": names])
+        #expect(shipped.failure(request)?.code == "invalid_field")
+        #expect(shipped.failure(request)?.field == "names")
+        let atLimit = JSONWriter.string([
             "op": "sort", "locale": "nl", "names": JSONValue((0..<NamesPlugin.maximumNames).map { "n\($0)" }),
         ])
-        #expect(try Fixture.call(atLimit).integers("order")?.count == NamesPlugin.maximumNames)
+        #expect(try shipped.answer(atLimit).integers("order").count == NamesPlugin.maximumNames)
     }
 
     @Test func sortRefusesMissingNamesAndMalformedTags() {
-        #expect(Fixture.failure(#"{"op":"sort","locale":"nl"}"#)?.field == "names")
-        #expect(Fixture.failure(#"{"op":"sort","locale":"nl","names":["a",1]}"#)?.field == "names")
-        #expect(Fixture.failure(#"{"op":"sort","locale":"en--GB","names":["a"]}"#)?.field == "locale")
+        #expect(shipped.failure(#"{"op":"sort","locale":"nl"}"#)?.field == "names")
+        #expect(shipped.failure(#"{"op":"sort","locale":"nl","names":["a",1]}"#)?.field == "names")
+        #expect(shipped.failure(#"{"op":"sort","locale":"en--GB","names":["a"]}"#)?.field == "locale")
     }
 }
 
 /// `sortKey` returns hex ICU sort keys; ordering stored keys by plain byte comparison must give the
 /// collator's order, which random lists check against `sort`.
 @Suite struct SortKeyTests {
+    /// The names plugin on the shipped data, loaded as fmtd loads it.
+    let shipped: NamesPlugin
+
+    init() throws {
+        shipped = try loadPlugin(NamesPlugin.self)
+    }
+
     /// A small deterministic generator (SplitMix64), so a failing list can be reproduced.
     struct Generator: RandomNumberGenerator {
         var state: UInt64
@@ -150,11 +165,13 @@ import Testing
         var generator = Generator(state: UInt64(locale.utf8.reduce(0) { $0 &* 31 &+ Int($1) }.magnitude))
         for _ in 0..<20 {
             let names = randomNames(60, using: &generator)
-            let sorted = try Fixture.call(
-                Fixture.json(["op": "sort", "locale": .string(locale), "names": JSONValue(names)]))
+            let sorted = try shipped.answer(
+                JSONWriter.string(["op": "sort", "locale": .string(locale), "names": JSONValue(names)]))
             let keys =
-                try Fixture.call(Fixture.json(["op": "sortKey", "locale": .string(locale), "names": JSONValue(names)]))
-                .strings("keys") ?? []
+                try shipped.answer(
+                    JSONWriter.string(["op": "sortKey", "locale": .string(locale), "names": JSONValue(names)])
+                )
+                .strings("keys")
             #expect(keys.count == names.count)
             let byKey = names.indices.sorted { a, b in
                 keys[a] != keys[b] ? keys[a].utf8.lexicographicallyPrecedes(keys[b].utf8) : a < b
@@ -164,7 +181,7 @@ import Testing
     }
 
     @Test func singleNameGivesOneLowerCaseHexKeyAndTheCollationVersion() throws {
-        let response = try Fixture.call(#"{"op":"sortKey","locale":"nl","name":"de Vries"}"#)
+        let response = try shipped.answer(#"{"op":"sortKey","locale":"nl","name":"de Vries"}"#)
         let key = try #require(response["key"]?.stringValue)
         #expect(!key.isEmpty && key.count % 2 == 0)
         #expect(key.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
@@ -173,19 +190,19 @@ import Testing
     }
 
     @Test func canonicallyEquivalentSpellingsHaveTheSameKey() throws {
-        let response = try Fixture.call(
-            Fixture.json(["op": "sortKey", "locale": "fr", "names": ["E\u{301}mile", "\u{C9}mile"]]))
-        let keys = response.strings("keys") ?? []
+        let response = try shipped.answer(
+            JSONWriter.string(["op": "sortKey", "locale": "fr", "names": ["E\u{301}mile", "\u{C9}mile"]]))
+        let keys = response.strings("keys")
         #expect(keys.count == 2 && keys[0] == keys[1])
     }
 
     @Test func sortKeyWantsExactlyOneOfNameAndNames() {
-        #expect(Fixture.failure(#"{"op":"sortKey","locale":"nl"}"#)?.code == "invalid_field")
-        #expect(Fixture.failure(#"{"op":"sortKey","locale":"nl","name":"a","names":["b"]}"#)?.field == "names")
+        #expect(shipped.failure(#"{"op":"sortKey","locale":"nl"}"#)?.code == "invalid_field")
+        #expect(shipped.failure(#"{"op":"sortKey","locale":"nl","name":"a","names":["b"]}"#)?.field == "names")
     }
 
     @Test func infoReportsTheICUCollationVersion() {
-        #expect(Fixture.plugin.dataInfo["collationVersion"]?.stringValue == ICUInfo.collationVersion)
+        #expect(shipped.dataInfo["collationVersion"]?.stringValue == ICUInfo.collationVersion)
         #expect(!ICUInfo.collationVersion.isEmpty)
     }
 }

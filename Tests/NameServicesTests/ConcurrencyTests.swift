@@ -1,4 +1,5 @@
 import FmtCore
+import FmtTesting
 import Testing
 
 @testable import NameServices
@@ -7,7 +8,7 @@ import Testing
 /// each compiled message formats under its own lock, so concurrent requests get the same answers as serial ones.
 @Suite struct ConcurrencyTests {
     @Test func concurrentRequestsOnOneSnapshotAnswerAsSerialOnesDo() async throws {
-        let plugin = try Fixture.load(dataDirectory: Fixture.dataDirectory, configDirectory: nil)
+        let plugin = try loadPlugin(NamesPlugin.self, dataDirectory: Paths.dataDirectory, configDirectory: nil)
         let failures = await withTaskGroup(of: Int.self) { group in
             for worker in 0..<8 {
                 group.addTask {
@@ -16,14 +17,14 @@ import Testing
                         let count = worker * 1000 + round
                         let expected =
                             "Anna heeft \(count == 1 ? "1 gegeven" : "\(Self.dutchGrouping(count)) gegevens") bijgewerkt"
-                        let message = try? Fixture.call(
-                            #"{"op":"message","key":"contacts.details_updated","locale":"nl","args":{"count":\#(count),"name":"Anna"}}"#,
-                            plugin: plugin)
+                        let message = try? plugin.answer(
+                            #"{"op":"message","key":"contacts.details_updated","locale":"nl","args":{"count":\#(count),"name":"Anna"}}"#
+                        )
                         if message?["text"] != .string(expected) { failures += 1 }
-                        let sorted = try? Fixture.call(
-                            #"{"op":"sort","locale":"sv","names":["Örjan","Åsa","Zoe"]}"#, plugin: plugin)
+                        let sorted = try? plugin.answer(
+                            #"{"op":"sort","locale":"sv","names":["Örjan","Åsa","Zoe"]}"#)
                         if sorted?["sorted"] != ["Zoe", "Åsa", "Örjan"] { failures += 1 }
-                        let plural = try? Fixture.call(#"{"op":"plural","locale":"ru","count":21}"#, plugin: plugin)
+                        let plural = try? plugin.answer(#"{"op":"plural","locale":"ru","count":21}"#)
                         if plural?["category"] != "one" { failures += 1 }
                     }
                     return failures

@@ -1,25 +1,33 @@
 import FmtCore
+import FmtTesting
 import Testing
 
 @testable import NameServices
 
 /// `language` exposes the core's resolution so callers and the apps agree on it.
 @Suite struct LanguageTests {
+    /// The names plugin on the shipped data, loaded as fmtd loads it.
+    let shipped: NamesPlugin
+
+    init() throws {
+        shipped = try loadPlugin(NamesPlugin.self)
+    }
+
     @Test func regionalTagMatchesItsBaseLanguageAndKeepsTheRegion() throws {
-        let response = try Fixture.call(#"{"op":"language","tag":"nl-BE"}"#)
+        let response = try shipped.answer(#"{"op":"language","tag":"nl-BE"}"#)
         #expect(
             response == ["language": "nl", "match": "base", "locale": "nl-BE", "supported": ["en", "nl", "de"]])
     }
 
     @Test func supportedLanguageIsAnExactMatch() throws {
-        let response = try Fixture.call(#"{"op":"language","tag":"de"}"#)
+        let response = try shipped.answer(#"{"op":"language","tag":"de"}"#)
         #expect(response["language"] == "de")
         #expect(response["match"] == "exact")
         #expect(response["locale"] == "de")
     }
 
     @Test func unsupportedLanguageFallsBackToEnglishKeepingTheRegion() throws {
-        let response = try Fixture.call(#"{"op":"language","tag":"fr-FR"}"#)
+        let response = try shipped.answer(#"{"op":"language","tag":"fr-FR"}"#)
         #expect(response["language"] == "en")
         #expect(response["match"] == "default")
         #expect(response["locale"] == "en-FR")
@@ -27,7 +35,7 @@ import Testing
 
     @Test func withoutATagItListsEachSupportedLanguageNamedInEveryLanguage() throws {
         // Display names from CLDR 42 (as shipped in ICU 72): English, Dutch, German in each language.
-        let response = try Fixture.call(#"{"op":"language"}"#)
+        let response = try shipped.answer(#"{"op":"language"}"#)
         #expect(response["supported"] == ["en", "nl", "de"])
         #expect(
             response["languages"] == [
@@ -41,7 +49,7 @@ import Testing
     }
 
     @Test func malformedTagIsAnInvalidTagField() {
-        #expect(Fixture.failure(#"{"op":"language","tag":"en--GB"}"#)?.field == "tag")
-        #expect(Fixture.failure(#"{"op":"language","tag":7}"#)?.field == "tag")
+        #expect(shipped.failure(#"{"op":"language","tag":"en--GB"}"#)?.field == "tag")
+        #expect(shipped.failure(#"{"op":"language","tag":7}"#)?.field == "tag")
     }
 }

@@ -1,4 +1,5 @@
 import FmtCore
+import FmtTesting
 import Foundation
 import NameServices
 import Testing
@@ -35,10 +36,9 @@ import Testing
     /// Loads `messages/en.json` holding one key with `pattern`; the error, or the plugin.
     static func load(_ pattern: String) throws -> Result<NamesPlugin, DataError> {
         let text = JSONWriter.string(.object(["app.test.deep": .string(pattern)]))
-        let directory = try Fixture.directory(["messages/en.json": text])
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try TemporaryDirectory(["messages/en.json": text])
         do {
-            return .success(try Fixture.load(dataDirectory: directory, configDirectory: nil))
+            return .success(try loadPlugin(NamesPlugin.self, dataDirectory: directory.path, configDirectory: nil))
         } catch let error as DataError {
             return .failure(error)
         }
@@ -48,7 +48,7 @@ import Testing
     func nestingUpToTheLimitLoadsAndFormatsAndOneMoreIsRefused(kind: Kind) throws {
         let atLimit = try Self.load(Self.nested(kind, depth: MessageLimits.maximumNesting)).get()
         let request = #"{"op":"message","key":"app.test.deep","args":{"a":\#(kind.value),"name":"Jo"}}"#
-        #expect(try Fixture.call(request, plugin: atLimit)["text"] == "leaf Jo")
+        #expect(try atLimit.answer(request)["text"] == "leaf Jo")
 
         for depth in [MessageLimits.maximumNesting + 1, 4000] {
             guard case .failure(let error) = try Self.load(Self.nested(kind, depth: depth)) else {
@@ -111,7 +111,7 @@ import Testing
         }
         for style in ["integer", "percent", "#,##0.00", "0.###E0", "'1'0", "::currency/EUR", "::compact-short"] {
             let plugin = try Self.load("{n, number, \(style)}").get()
-            let text = try Fixture.call(#"{"op":"message","key":"app.test.deep","args":{"n":1e300}}"#, plugin: plugin)
+            let text = try plugin.answer(#"{"op":"message","key":"app.test.deep","args":{"n":1e300}}"#)
             #expect(text["text"]?.stringValue?.isEmpty == false, "\(style)")
         }
     }

@@ -1,4 +1,5 @@
 import FmtCore
+import FmtTesting
 import Foundation
 import Testing
 
@@ -7,13 +8,20 @@ import Testing
 /// `message` renders catalogue strings server-side in the viewer's language with ICU MessageFormat,
 /// falling back to English and never rendering a raw key.
 @Suite struct MessageTests {
+    /// The names plugin on the shipped data, loaded as fmtd loads it.
+    let shipped: NamesPlugin
+
+    init() throws {
+        shipped = try loadPlugin(NamesPlugin.self)
+    }
+
     func text(
-        _ key: String, _ locale: String, _ args: JSONValue, plugin: NamesPlugin = Fixture.plugin
+        _ key: String, _ locale: String, _ args: JSONValue, plugin: NamesPlugin? = nil
     ) throws
         -> JSONObject
     {
         let request: JSONValue = ["op": "message", "key": .string(key), "locale": .string(locale), "args": args]
-        return try Fixture.call(Fixture.json(request), plugin: plugin)
+        return try (plugin ?? shipped).answer(JSONWriter.string(request))
     }
 
     @Test func issueExampleInDutch() throws {
@@ -60,22 +68,22 @@ import Testing
     }
 
     @Test func unknownKeyIsAnErrorNeverTheKey() {
-        let failure = Fixture.failure(#"{"op":"message","key":"contacts.nope","locale":"nl","args":{}}"#)
+        let failure = shipped.failure(#"{"op":"message","key":"contacts.nope","locale":"nl","args":{}}"#)
         #expect(failure?.code == "unknown_key")
         #expect(failure?.field == "key")
     }
 
     @Test func missingOrMistypedArgumentIsAnInvalidField() {
-        let missing = Fixture.failure(
+        let missing = shipped.failure(
             #"{"op":"message","key":"contacts.details_updated","locale":"nl","args":{"name":"Anna"}}"#)
         #expect(missing?.code == "invalid_field")
         #expect(missing?.field == "args.count")
-        let noArgs = Fixture.failure(#"{"op":"message","key":"contacts.birthday.today","locale":"nl"}"#)
+        let noArgs = shipped.failure(#"{"op":"message","key":"contacts.birthday.today","locale":"nl"}"#)
         #expect(noArgs?.field == "args.name")
-        let text = Fixture.failure(
+        let text = shipped.failure(
             #"{"op":"message","key":"contacts.details_updated","args":{"name":"A","count":"two"}}"#)
         #expect(text?.field == "args.count")
-        let object = Fixture.failure(#"{"op":"message","key":"sync.status.failed","args":{"service":{}}}"#)
+        let object = shipped.failure(#"{"op":"message","key":"sync.status.failed","args":{"service":{}}}"#)
         #expect(object?.code == "invalid_field")
         #expect(object?.field == "args.service")
     }
@@ -83,14 +91,14 @@ import Testing
     @Test func shippedCataloguesHaveTheSameKeysInEveryLanguage() throws {
         var keySets: [String: Set<String>] = [:]
         for language in ["en", "nl", "de"] {
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: Fixture.dataDirectory + "/messages/\(language).json"))
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: Paths.dataDirectory + "/messages/\(language).json"))
             let object = try #require(try JSONReader.parse(Array(bytes)).objectValue)
             keySets[language] = Set(object.keys)
         }
         #expect(keySets["en"]?.count ?? 0 >= 5)
         #expect(keySets["nl"] == keySets["en"])
         #expect(keySets["de"] == keySets["en"])
-        #expect(Fixture.plugin.dataInfo["messages"] == JSONValue(keySets["en"]?.count ?? 0))
+        #expect(shipped.dataInfo["messages"] == JSONValue(keySets["en"]?.count ?? 0))
     }
 }
 
@@ -103,14 +111,11 @@ import Testing
     ]
 
     func loadError(_ data: [String: String], config: [String: String] = [:]) throws -> DataError? {
-        let dataDirectory = try Fixture.directory(data)
-        let configDirectory = try Fixture.directory(config)
-        defer {
-            try? FileManager.default.removeItem(atPath: dataDirectory)
-            try? FileManager.default.removeItem(atPath: configDirectory)
-        }
+        let dataDirectory = try TemporaryDirectory(data)
+        let configDirectory = try TemporaryDirectory(config)
         do {
-            _ = try Fixture.load(dataDirectory: dataDirectory, configDirectory: configDirectory)
+            _ = try loadPlugin(
+                NamesPlugin.self, dataDirectory: dataDirectory.path, configDirectory: configDirectory.path)
             return nil
         } catch let error as DataError {
             return error
@@ -118,28 +123,24 @@ import Testing
     }
 
     @Test func localCatalogueFallsBackToEnglishForALanguageItLacks() throws {
-        let dataDirectory = try Fixture.directory(Self.shipped)
-        let configDirectory = try Fixture.directory([
+        let dataDirectory = try TemporaryDirectory(Self.shipped)
+        let configDirectory = try TemporaryDirectory([
             "messages.d/billing.en.json":
                 #"{"billing.invoice.sent": "{count, plural, one {# invoice} other {# invoices}} sent"}"#,
             "messages.d/billing.nl.json":
                 #"{"billing.invoice.sent": "{count, plural, one {# factuur} other {# facturen}} verstuurd"}"#,
         ])
-        defer {
-            try? FileManager.default.removeItem(atPath: dataDirectory)
-            try? FileManager.default.removeItem(atPath: configDirectory)
-        }
-        let plugin = try Fixture.load(dataDirectory: dataDirectory, configDirectory: configDirectory)
+        let plugin = try loadPlugin(
+            NamesPlugin.self, dataDirectory: dataDirectory.path, configDirectory: configDirectory.path)
         let request = { (locale: String) in
-            try Fixture.call(
-                #"{"op":"message","key":"billing.invoice.sent","locale":"\#(locale)","args":{"count":3}}"#,
-                plugin: plugin)
+            try plugin.answer(
+                #"{"op":"message","key":"billing.invoice.sent","locale":"\#(locale)","args":{"count":3}}"#)
         }
         #expect(try request("nl") == ["lang": "nl", "text": "3 facturen verstuurd"])
         #expect(try request("de") == ["lang": "en", "text": "3 invoices sent"])
         #expect(
-            try Fixture.call(
-                #"{"op":"message","key":"app.greeting.hello","locale":"de","args":{"name":"Jo"}}"#, plugin: plugin)
+            try plugin.answer(
+                #"{"op":"message","key":"app.greeting.hello","locale":"de","args":{"name":"Jo"}}"#)
                 == ["lang": "en", "text": "Hello Jo"])
     }
 
@@ -214,26 +215,24 @@ import Testing
 /// An argument used twice keeps the strictest kind: `{count}` beside `{count, plural, …}` still needs a number.
 @Suite struct ArgumentKindTests {
     @Test func argumentUsedAsTextAndInAPluralTakesADecimalString() throws {
-        let dataDirectory = try Fixture.directory([
+        let dataDirectory = try TemporaryDirectory([
             "messages/en.json": #"{"app.cart.items": "{count}: {count, plural, one {# item} other {# items}}"}"#
         ])
-        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
-        let plugin = try Fixture.load(dataDirectory: dataDirectory, configDirectory: nil)
+        let plugin = try loadPlugin(NamesPlugin.self, dataDirectory: dataDirectory.path, configDirectory: nil)
         let request = #"{"op":"message","key":"app.cart.items","locale":"en","args":{"count":"1.5"}}"#
         // CLDR en: one needs i = 1 and v = 0, so 1.5 takes "other".
-        #expect(try Fixture.call(request, plugin: plugin)["text"] == "1.5: 1.5 items")
-        let word = Fixture.failure(#"{"op":"message","key":"app.cart.items","args":{"count":"one"}}"#, plugin: plugin)
+        #expect(try plugin.answer(request)["text"] == "1.5: 1.5 items")
+        let word = plugin.failure(#"{"op":"message","key":"app.cart.items","args":{"count":"one"}}"#)
         #expect(word?.field == "args.count")
     }
 
     @Test func argumentUsedAsTextAndInASelectIsAString() throws {
-        let dataDirectory = try Fixture.directory([
+        let dataDirectory = try TemporaryDirectory([
             "messages/en.json":
                 #"{"app.sync.state": "{service} {service, select, google {via Google} other {directly}}"}"#
         ])
-        defer { try? FileManager.default.removeItem(atPath: dataDirectory) }
-        let plugin = try Fixture.load(dataDirectory: dataDirectory, configDirectory: nil)
+        let plugin = try loadPlugin(NamesPlugin.self, dataDirectory: dataDirectory.path, configDirectory: nil)
         let request = #"{"op":"message","key":"app.sync.state","args":{"service":"google"}}"#
-        #expect(try Fixture.call(request, plugin: plugin)["text"] == "google via Google")
+        #expect(try plugin.answer(request)["text"] == "google via Google")
     }
 }

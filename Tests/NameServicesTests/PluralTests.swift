@@ -1,4 +1,5 @@
 import FmtCore
+import FmtTesting
 import Testing
 
 @testable import NameServices
@@ -8,6 +9,13 @@ import Testing
 /// quoted per language; `n` is the absolute value, `i` its integer digits, `v` the count of visible
 /// fraction digits, so the string "1.0" (v = 1) differs from the number 1.
 @Suite struct PluralTests {
+    /// The names plugin on the shipped data, loaded as fmtd loads it.
+    let shipped: NamesPlugin
+
+    init() throws {
+        shipped = try loadPlugin(NamesPlugin.self)
+    }
+
     struct Case: Sendable, CustomTestStringConvertible {
         let locale: String
         let count: JSONValue
@@ -67,22 +75,22 @@ import Testing
     @Test(arguments: cases)
     func categoryFollowsTheLanguagesCLDRRules(_ example: Case) throws {
         let request: JSONValue = ["op": "plural", "locale": .string(example.locale), "count": example.count]
-        let response = try Fixture.call(Fixture.json(request))
+        let response = try shipped.answer(JSONWriter.string(request))
         #expect(response == ["category": .string(example.category)])
     }
 
     @Test func rulesAreThoseOfTheRequestedLanguageNotTheInterfaceLanguage() throws {
         // Polish is no interface language (it resolves to English), yet 5 is Polish "many", English "other".
-        #expect(try Fixture.call(#"{"op":"plural","locale":"pl-PL","count":5}"#)["category"] == "many")
-        #expect(try Fixture.call(#"{"op":"plural","locale":"en","count":5}"#)["category"] == "other")
+        #expect(try shipped.answer(#"{"op":"plural","locale":"pl-PL","count":5}"#)["category"] == "many")
+        #expect(try shipped.answer(#"{"op":"plural","locale":"en","count":5}"#)["category"] == "other")
     }
 
     @Test func countMustBeANumberOrAPlainDecimalString() {
-        #expect(Fixture.failure(#"{"op":"plural","locale":"en"}"#)?.field == "count")
-        #expect(Fixture.failure(#"{"op":"plural","locale":"en","count":"five"}"#)?.field == "count")
-        #expect(Fixture.failure(#"{"op":"plural","locale":"en","count":"1e3"}"#)?.field == "count")
-        #expect(Fixture.failure(#"{"op":"plural","locale":"en","count":".5"}"#)?.field == "count")
-        #expect(Fixture.failure(#"{"op":"plural","locale":"en","count":true}"#)?.code == "invalid_field")
-        #expect(Fixture.failure(#"{"op":"plural","locale":"en","count":1e999}"#)?.field == "count")
+        #expect(shipped.failure(#"{"op":"plural","locale":"en"}"#)?.field == "count")
+        #expect(shipped.failure(#"{"op":"plural","locale":"en","count":"five"}"#)?.field == "count")
+        #expect(shipped.failure(#"{"op":"plural","locale":"en","count":"1e3"}"#)?.field == "count")
+        #expect(shipped.failure(#"{"op":"plural","locale":"en","count":".5"}"#)?.field == "count")
+        #expect(shipped.failure(#"{"op":"plural","locale":"en","count":true}"#)?.code == "invalid_field")
+        #expect(shipped.failure(#"{"op":"plural","locale":"en","count":1e999}"#)?.field == "count")
     }
 }

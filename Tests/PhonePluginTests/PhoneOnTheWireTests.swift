@@ -7,15 +7,11 @@ import Testing
 @Suite struct PhoneOnTheWireTests {
     /// The vector file's requests, as lines.
     static let vectorLines: [String] = {
-        let url = URL(fileURLWithPath: Paths.dataDirectory + "/vectors/phone-format.json")
-        guard let data = try? Data(contentsOf: url), let root = try? JSONReader.parse(Array(data)).objectValue,
-            let cases = root["cases"]?.arrayValue
-        else { return [] }
-        return cases.compactMap { entry in
-            guard var input = entry.objectValue?["input"]?.objectValue else { return nil }
+        (try? Vectors.cases("vectors/phone-format.json"))?.compactMap { entry in
+            guard var input = entry["input"]?.objectValue else { return nil }
             input["op"] = "phone"
             return JSONWriter.string(.object(input))
-        }
+        } ?? []
     }()
 
     @Test(arguments: DaemonMode.allCases)

@@ -1,20 +1,14 @@
+import FmtTesting
 import Foundation
 
 @testable import PhoneNumbers
 @testable import phone_metadata_gen
 
-/// Paths and shared fixtures for the phone engine tests.
+/// The phone engine's inputs: the committed metadata, upstream's XMLs (never committed: `Paths.upstreamDirectory`;
+/// the tests that convert them run only where they are) and the oracle's files.
 enum Fixtures {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    /// Upstream's XMLs are never committed: they are found beside the checkout (`../shared/upstream`) or where
-    /// `FMTD_UPSTREAM_DIR` points; tests that convert them run only where they are.
-    static let upstream: URL = {
-        if let directory = ProcessInfo.processInfo.environment["FMTD_UPSTREAM_DIR"], !directory.isEmpty {
-            return URL(fileURLWithPath: directory).appendingPathComponent("libphonenumber")
-        }
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/upstream/libphonenumber")
-    }()
+    static let packageRoot = URL(fileURLWithPath: Paths.packageRoot)
+    static let upstream = URL(fileURLWithPath: Paths.upstreamDirectory).appendingPathComponent("libphonenumber")
     static let upstreamAvailable =
         FileManager.default.fileExists(atPath: olderXML.path)
         && FileManager.default.fileExists(atPath: currentXML.path)
