@@ -1,5 +1,6 @@
 import AddressFormatting
 import FmtCore
+import FmtTesting
 import Testing
 
 /// The local and Latin layouts (issue 14): which one an address takes, by `address.language` or by the script
@@ -8,11 +9,12 @@ import Testing
     let plugin: AddressPlugin
 
     init() throws {
-        plugin = try loadPlugin()
+        plugin = try loadPlugin(AddressPlugin.self)
     }
 
     func address(_ members: String, country: String = "JP") throws -> JSONObject {
-        try ask(plugin, #"{"op":"address","address":{\#(members),"country":"\#(country)"},"locale":"en-\#(country)"}"#)
+        try plugin.answer(
+            #"{"op":"address","address":{\#(members),"country":"\#(country)"},"locale":"en-\#(country)"}"#)
     }
 
     /// Latin layout of JP ends with the postcode line; the local one starts with it.
@@ -86,14 +88,12 @@ import Testing
     @Test func aLocalFileWithBothLayoutsServesBoth() throws {
         let local = try TemporaryDirectory()
         try local.write("address-formats.d/jp.json", Self.japan)
-        let plugin = try loadPlugin(localDirectory: local.path)
-        let kanji = try ask(
-            plugin,
+        let plugin = try loadPlugin(AddressPlugin.self, configDirectory: local.path)
+        let kanji = try plugin.answer(
             #"{"op":"address","address":{"postalCode":"100-0005","region":"東京都","city":"千代田区","street":"丸の内","#
                 + #""country":"JP"},"locale":"en-JP"}"#)
         #expect(kanji.strings("lines") == ["100-0005", "東京都千代田区", "丸の内"])
-        let romaji = try ask(
-            plugin,
+        let romaji = try plugin.answer(
             #"{"op":"address","address":{"postalCode":"100-0005","region":"Tokyo","city":"Chiyoda-ku","#
                 + #""street":"Marunouchi","country":"JP"},"locale":"en-JP"}"#)
         #expect(romaji.strings("lines") == ["Marunouchi", "Chiyoda-ku, Tokyo", "100-0005"])
@@ -123,7 +123,7 @@ import Testing
         #expect(text != Self.japan)
         try local.write("address-formats.d/jp.json", text)
         #expect {
-            try loadPlugin(localDirectory: local.path)
+            try loadPlugin(AddressPlugin.self, configDirectory: local.path)
         } throws: { error in
             guard let error = error as? DataError else { return false }
             return error.field == field && error.problem.contains(problem)
@@ -132,7 +132,7 @@ import Testing
 
     @Test func everyFormatWithALatinLayoutKnowsWhatIsLocal() throws {
         let formats =
-            try DataStore(source: .directory(dataDirectory), localDirectory: nil)
+            try DataStore(source: .directory(Paths.dataDirectory), localDirectory: nil)
             .readJSON("address-formats.json").objectValue?["formats"]?.objectValue ?? [:]
         let withLatin = formats.filter { $0.value.objectValue?["latin"] != nil }.map(\.key).sorted()
         #expect(withLatin == ["CN", "EG", "HK", "JP", "KR", "MO", "TH", "TW"])
