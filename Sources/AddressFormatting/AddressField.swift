@@ -9,17 +9,23 @@ public enum AddressField: String, Sendable, CaseIterable, Hashable {
     case postalCode
     case city
     case region
+    /// The dependent locality within the city (libaddressinput `%D`: suburb, neighbourhood, colonia, 区, 구).
+    case district
+    /// A sorting code printed with the city (libaddressinput `%X`: France's CEDEX).
+    case sortingCode
 
     /// The field a wire key names, as `init(rawValue:)` but cheaper: the names differ in length except
-    /// `name`/`city` and `street`/`region`, so the length leaves at most two to compare.
+    /// `name`/`city`, `street`/`region` and `houseNumber`/`sortingCode`, so the length leaves at most two to
+    /// compare.
     static func named(_ key: String) -> AddressField? {
         let candidates: (AddressField, AddressField?)
         switch key.utf8.count {
         case 4: candidates = (.name, .city)
         case 5: candidates = (.extra, nil)
         case 6: candidates = (.street, .region)
+        case 8: candidates = (.district, nil)
         case 10: candidates = (.postalCode, nil)
-        case 11: candidates = (.houseNumber, nil)
+        case 11: candidates = (.houseNumber, .sortingCode)
         case 12: candidates = (.organization, nil)
         default: return nil
         }
@@ -44,6 +50,8 @@ public enum AddressField: String, Sendable, CaseIterable, Hashable {
         case .postalCode: 5
         case .city: 6
         case .region: 7
+        case .district: 8
+        case .sortingCode: 9
         }
     }
 }
@@ -59,6 +67,8 @@ struct FieldMap<Value: Sendable>: Sendable {
     private var postalCode: Value?
     private var city: Value?
     private var region: Value?
+    private var district: Value?
+    private var sortingCode: Value?
 
     subscript(field: AddressField) -> Value? {
         get {
@@ -71,6 +81,8 @@ struct FieldMap<Value: Sendable>: Sendable {
             case .postalCode: postalCode
             case .city: city
             case .region: region
+            case .district: district
+            case .sortingCode: sortingCode
             }
         }
         set {
@@ -83,6 +95,8 @@ struct FieldMap<Value: Sendable>: Sendable {
             case .postalCode: postalCode = newValue
             case .city: city = newValue
             case .region: region = newValue
+            case .district: district = newValue
+            case .sortingCode: sortingCode = newValue
             }
         }
     }

@@ -1,23 +1,34 @@
 import FmtCore
 
 /// One country's address convention from `address-formats.json`: the layout, the one-line form, a label key
-/// per field, the required fields, the postal-code rule and an example address.
-struct AddressFormat: Sendable {
+/// per field, the required fields, the postal-code rule and an example address. A class: a request takes its
+/// country's format with one retain.
+final class AddressFormat: Sendable {
     /// The key in the data: an ISO 3166-1 code (`BE`) or `default`.
     let key: String
     let lines: [LineTemplate]
     let oneLine: LineTemplate
     /// Fields in display order: the order they first appear in `lines`.
     let fields: [AddressField]
+    /// The layout for text in Latin script where `lines` is the local one; nil where one layout serves all.
+    let latin: LatinLayout?
+    /// What makes an address local; set exactly when `latin` is.
+    let local: LocalScript?
     let labelKeys: [AddressField: String]
     let required: Set<AddressField>
     let postalCode: PostalCodeRule?
     let regions: RegionCodes?
+    /// Fields left out of the lines when their shown value equals another field's (`region` equal to `city`
+    /// is printed once: `28039 Madrid`), as pairs of the field left out and the field it is compared with.
+    let dropWhenEqual: [(dropped: AddressField, kept: AddressField)]
     /// The example address as written in the data, in field order.
     let example: [(field: AddressField, value: String)]
 
     private static let members: Set<WireName> = Set(
-        ["lines", "oneLine", "labels", "required", "postalCode", "regionCodes", "regionAliases", "example"].map(
+        [
+            "lines", "oneLine", "latin", "local", "labels", "required", "postalCode", "regionCodes", "regionAliases",
+            "dropWhenEqual", "example",
+        ].map(
             WireName.init))
 
     /// Decodes and checks one entry, named in errors by its path (`formats.BE`).
@@ -52,6 +63,17 @@ struct AddressFormat: Sendable {
         oneLine = try Self.template(oneLineValue)
         if let stray = oneLine.fields.first(where: { !fields.contains($0) }) {
             throw fail("oneLine", "uses \"\(stray.rawValue)\", which no line shows")
+        }
+
+        switch (entry["latin"] != nil, entry["local"] != nil) {
+        case (true, true):
+            latin = try Self.latinLayout(entry.member("latin"), fields: fields)
+            local = try LocalScript(entry.member("local"))
+        case (false, false):
+            latin = nil
+            local = nil
+        case (true, false): throw fail("local", "is required with latin: it says which addresses are local")
+        case (false, true): throw fail("latin", "is required with local: the layout for Latin text")
         }
 
         let labelsProblem = "must be an object mapping each field to a label key"
@@ -98,6 +120,24 @@ struct AddressFormat: Sendable {
             regions = nil
         }
 
+        var dropWhenEqual: [(dropped: AddressField, kept: AddressField)] = []
+        if entry["dropWhenEqual"] != nil {
+            let problem = "must be an object mapping a field to the field it is compared with"
+            guard let pairs = try entry.object("dropWhenEqual", or: problem) else {
+                throw fail("dropWhenEqual", problem)
+            }
+            for (name, value) in pairs.members {
+                guard let dropped = AddressField.named(name), fields.contains(dropped) else {
+                    throw value.invalid("is not a field of this format's lines")
+                }
+                guard case .string(let text)? = value.value, let kept = AddressField.named(text), kept != dropped,
+                    fields.contains(kept)
+                else { throw value.invalid("must name another field of this format's lines") }
+                dropWhenEqual.append((dropped, kept))
+            }
+        }
+        self.dropWhenEqual = dropWhenEqual
+
         let exampleProblem = "must be an object with an example address"
         guard let exampleObject = try entry.object("example", or: exampleProblem), exampleObject.count > 0 else {
             throw fail("example", exampleProblem)
@@ -131,6 +171,42 @@ struct AddressFormat: Sendable {
     /// The example address's postal code: what `warnings` show as a well-formed code.
     var examplePostalCode: String? {
         example.first(where: { $0.field == .postalCode })?.value
+    }
+
+    /// The Latin layout: its own lines and one-line form, over the same fields as the local lines.
+    private static func latinLayout(
+        _ value: DataFields.Value, fields: [AddressField]
+    ) throws(DataError) -> LatinLayout {
+        let problem = "must be an object with \"lines\" and \"oneLine\""
+        guard let object = try value.object(or: problem) else { throw value.invalid(problem) }
+        if let unknown = object.members.first(where: { $0.name != "lines" && $0.name != "oneLine" }) {
+            throw unknown.value.invalid("is not a member of latin (lines, oneLine)")
+        }
+        let linesProblem = "must be a non-empty array of line templates"
+        guard let lineValues = try object.member("lines").array(or: linesProblem), !lineValues.isEmpty else {
+            throw object.member("lines").invalid(linesProblem)
+        }
+        var lines: [LineTemplate] = []
+        for lineValue in lineValues {
+            lines.append(try template(lineValue))
+        }
+        var latinFields: [AddressField] = []
+        for field in lines.flatMap(\.fields) {
+            guard !latinFields.contains(field) else {
+                throw object.member("lines").invalid("the field \"\(field.rawValue)\" appears twice")
+            }
+            latinFields.append(field)
+        }
+        guard Set(latinFields) == Set(fields) else {
+            throw object.member("lines").invalid("must show the same fields as the format's lines")
+        }
+        let oneLineValue = object.member("oneLine")
+        guard oneLineValue.value != nil else { throw oneLineValue.invalid("is required") }
+        let oneLine = try template(oneLineValue)
+        if let stray = oneLine.fields.first(where: { !fields.contains($0) }) {
+            throw oneLineValue.invalid("uses \"\(stray.rawValue)\", which no line shows")
+        }
+        return LatinLayout(lines: lines, oneLine: oneLine, fields: latinFields)
     }
 
     private static func template(_ value: DataFields.Value) throws(DataError) -> LineTemplate {

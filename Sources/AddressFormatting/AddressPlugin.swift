@@ -14,6 +14,10 @@ public struct AddressPlugin: FormatterPlugin {
     /// 10 characters (`12345-6789`); the bound keeps any pattern's backtracking to a small input.
     public static let maximumPostalCodeLength = 32
 
+    /// The longest `address.language` accepted, in bytes. BCP 47 asks implementations to take tags of at
+    /// least 35 characters; every tag libaddressinput or CLDR writes is far shorter (`zh-Hant-HK`).
+    public static let maximumLanguageLength = 64
+
     private let catalog: FormatCatalog
     private let labels: LabelTable
     private let renderer: AddressRenderer
@@ -43,7 +47,7 @@ public struct AddressPlugin: FormatterPlugin {
         }
         self.catalog = catalog
         self.labels = labels
-        renderer = AddressRenderer(labels: labels, formats: catalog.formats)
+        renderer = AddressRenderer(labels: labels, formats: catalog.ordered)
         resolver = environment.resolver
         dataInfo = [
             "source": .string(data.sourceDescription),
@@ -68,20 +72,41 @@ public struct AddressPlugin: FormatterPlugin {
             throw .invalidField(
                 "address", message: "The field \"address\" is required: an object with at least \"country\".")
         }
-        let input = try input(object)
-        let format = catalog.formats[input.country] ?? catalog.fallback
+        var input = try input(object)
+        let index = catalog.index(of: input.country)
+        let format = catalog.ordered[index]
         let viewer = try viewerRegion(request, locale: locale)
         let countryName = territories.name(input.country, locale: locale)
         let rendered = renderer.render(
-            input, format: format, language: locale.language, countryName: countryName,
-            showCountry: viewer?.code != input.country)
+            &input, format: format, texts: renderer.formatTexts(format, at: index, locale.language),
+            language: locale.language, countryName: countryName, showCountry: viewer?.code != input.country)
         response.member("lang", locale.language)
         response.member("country", input.country)
         response.member("format", format.key)
         response.member("lines", rendered.lines)
+        let textLanguage = input.textLanguage
+        response.array("linesLang") { array in
+            let entered = rendered.endsWithCountry ? rendered.lines.count - 1 : rendered.lines.count
+            for _ in 0..<entered { array.element(textLanguage) }
+            if rendered.endsWithCountry { array.element(locale.language) }
+        }
         response.member("oneLine", rendered.oneLine)
-        Self.appendObjects("fields", rendered.fields, keys: ("field", "label", "value"), to: &response) {
-            ($0.field, $0.label, $0.value)
+        response.array("fields") { array in
+            for field in rendered.fields {
+                guard let value = input.values[field] else { continue }
+                array.objectElement { object in
+                    object.member("field", field.rawValue)
+                    object.member("label", rendered.labels.fieldLabels[field]!)
+                    object.member("value", value)
+                    object.member("valueLang", textLanguage)
+                }
+            }
+            array.objectElement { object in
+                object.member("field", "country")
+                object.member("label", renderer.countryLabel(locale.language))
+                object.member("value", countryName)
+                object.member("valueLang", locale.language)
+            }
         }
         Self.appendObjects("warnings", rendered.warnings, keys: ("code", "field", "message"), to: &response) {
             ($0.code, $0.field, $0.message)
@@ -110,15 +135,18 @@ public struct AddressPlugin: FormatterPlugin {
     private func describeFormat(_ request: RequestFields, into response: inout ResponseWriter) throws(CoreError) {
         let locale = try request.locale(resolver)
         let country = try country(request, "country").code
-        let format = catalog.formats[country] ?? catalog.fallback
+        let index = catalog.index(of: country)
+        let format = catalog.ordered[index]
         let viewer = try viewerRegion(request, locale: locale)
         let countryName = territories.name(country, locale: locale)
-        let fieldLabels = renderer.formatTexts(format, locale.language).fieldLabels
+        let texts = renderer.formatTexts(format, at: index, locale.language)
+        let fieldLabels = texts.fieldLabels
         var exampleValues = FieldMap<String>()
         for (field, value) in format.example { exampleValues[field] = value }
+        var exampleInput = AddressInput(values: exampleValues, country: country)
         let example = renderer.render(
-            AddressInput(values: exampleValues, country: country), format: format, language: locale.language,
-            countryName: countryName, showCountry: viewer?.code != country)
+            &exampleInput, format: format, texts: texts, language: locale.language, countryName: countryName,
+            showCountry: viewer?.code != country)
         response.member("lang", locale.language)
         response.member("country", country)
         response.member("countryName", countryName)
@@ -163,14 +191,49 @@ public struct AddressPlugin: FormatterPlugin {
     }
 
     /// The entered address: each field's last value, checked in `AddressField.allCases` order, then the country.
+    /// One pass over the members finds the fields; only when one of them is not a string (an error, unless a
+    /// later member of that name is one) are they read again by name, so the error is the one that order gives.
     private func input(_ object: RequestFields) throws(CoreError) -> AddressInput {
         var values = FieldMap<String>()
-        for field in AddressField.allCases {
-            guard let text = try object.string(field.rawValue) else { continue }
-            let value = PlainText.trimmed(text)
-            if !value.isEmpty { values[field] = value }
+        var mistyped = false
+        for member in object.object {
+            guard let field = AddressField.named(member.key) else { continue }
+            switch member.value {
+            case .string(let text): values[field] = Self.entered(text)
+            case .null: values[field] = nil
+            default: mistyped = true
+            }
         }
-        return AddressInput(values: values, country: try country(object, "country").code)
+        if mistyped {
+            values = FieldMap<String>()
+            for field in AddressField.allCases {
+                guard let text = try object.string(field.rawValue) else { continue }
+                values[field] = Self.entered(text)
+            }
+        }
+        let country = try country(object, "country").code
+        return AddressInput(values: values, country: country, language: try language(object))
+    }
+
+    /// A value as entered: trimmed; nil when nothing is left.
+    private static func entered(_ text: String) -> String? {
+        let value = PlainText.trimmed(text)
+        return value.isEmpty ? nil : value
+    }
+
+    /// `address.language`: a well-formed BCP 47 tag of at most `maximumLanguageLength` bytes; blank is absent.
+    private func language(_ object: RequestFields) throws(CoreError) -> LanguageTag? {
+        guard let text = try object.string("language") else { return nil }
+        let trimmed = PlainText.trimmed(text)
+        guard !trimmed.isEmpty else { return nil }
+        guard trimmed.utf8.count <= Self.maximumLanguageLength, let tag = LanguageTag(parsing: trimmed) else {
+            let shown = trimmed.unicodeScalars.count > 64 ? String(trimmed.unicodeScalars.prefix(64)) + "…" : trimmed
+            throw .invalidField(
+                object.path("language"),
+                message: "\"\(shown)\" is not a well-formed language tag of at most "
+                    + "\(Self.maximumLanguageLength) characters (e.g. ja, ja-Latn, zh-Hant).")
+        }
+        return tag
     }
 
     private func country(_ request: RequestFields, _ name: String) throws(CoreError) -> Region {

@@ -4,6 +4,13 @@ import FmtCore
 struct AddressInput: Sendable {
     var values: FieldMap<String>
     var country: String
+    /// `address.language`: the language the values are written in, when the caller says.
+    var language: LanguageTag? = nil
+
+    /// The language of the entered text for `linesLang` and `valueLang`: `address.language`, else `und`.
+    var textLanguage: String {
+        language?.description ?? "und"
+    }
 }
 
 /// A note about an address that is not an error: the address is still formatted.
@@ -17,9 +24,14 @@ struct AddressWarning: Sendable, Equatable {
 /// The result of formatting: what `address` answers after `lang`, `country` and `format`.
 struct RenderedAddress: Sendable {
     let lines: [String]
+    /// Whether the last line is the country's name (in the viewer's language; the others are as entered).
+    let endsWithCountry: Bool
     let oneLine: String
-    /// Present fields in display order with their localised labels and shown values.
-    let fields: [(field: String, label: String, value: String)]
+    /// The fields in display order (the layout's); the present ones are listed with their shown values, which
+    /// `render` leaves in its input, and their labels, then the country.
+    let fields: [AddressField]
+    /// The format's texts in the viewer's language.
+    let labels: AddressRenderer.FormatTexts
     let warnings: [AddressWarning]
 }
 
@@ -35,7 +47,8 @@ struct AddressRenderer: Sendable {
         let language: String
         let countryLabel: String
         let regionUnknown: String
-        let formats: [String: FormatTexts]
+        /// Parallel to `FormatCatalog.ordered`.
+        let formats: [FormatTexts]
     }
 
     /// One format's texts in one language; a class so that handing it to a request is one retain.
@@ -64,24 +77,29 @@ struct AddressRenderer: Sendable {
         }
     }
 
-    init(labels: LabelTable, formats: [String: AddressFormat]) {
+    /// The texts of `formats` (`FormatCatalog.ordered`) in every language with a label table.
+    init(labels: LabelTable, formats: [AddressFormat]) {
         self.labels = labels
         texts = labels.languages.map { language in
             LanguageTexts(
                 language: language,
                 countryLabel: labels.text("address.field.country", language: language),
                 regionUnknown: labels.text("address.warning.region_unknown", language: language),
-                formats: formats.mapValues { FormatTexts($0, language: language, labels: labels) })
+                formats: formats.map { FormatTexts($0, language: language, labels: labels) })
         }
     }
 
     /// Renders `input` with `format` in `language`; `countryName` ends the lines when `showCountry` is set
-    /// (the viewer is elsewhere, or nobody knows where).
+    /// (the viewer is elsewhere, or nobody knows where). `input`'s values become the shown ones (postal code
+    /// normalised, region code), so no copy of them is made.
     func render(
-        _ input: AddressInput, format: AddressFormat, language: String, countryName: String, showCountry: Bool
+        _ input: inout AddressInput, format: AddressFormat, texts formatTexts: FormatTexts, language: String,
+        countryName: String, showCountry: Bool
     ) -> RenderedAddress {
-        let formatTexts = formatTexts(format, language)
-        var shown = input.values
+        let latin = format.local.flatMap { local in
+            let isLocal = input.language.map(local.isLocal) ?? local.isLocal(input.values, shown: format.fields)
+            return isLocal ? nil : format.latin
+        }
         var warnings: [AddressWarning] = []
         for field in format.fields {
             guard let value = input.values[field] else {
@@ -95,7 +113,7 @@ struct AddressRenderer: Sendable {
             }
             if field == .postalCode, let rule = format.postalCode {
                 if let normalized = rule.normalize(value) {
-                    shown[field] = normalized
+                    input.values[field] = normalized
                 } else {
                     warnings.append(
                         AddressWarning(
@@ -105,7 +123,7 @@ struct AddressRenderer: Sendable {
             }
             if field == .region, let regions = format.regions {
                 if let code = regions.code(for: value) {
-                    shown[field] = code
+                    input.values[field] = code
                 } else {
                     warnings.append(
                         AddressWarning(
@@ -115,10 +133,19 @@ struct AddressRenderer: Sendable {
             }
         }
 
+        // The values now are the shown ones; one left out of the lines is put back for `fields`.
+        var hidden: (field: AddressField, value: String)?
+        for (dropped, kept) in format.dropWhenEqual {
+            if let value = input.values[dropped], let other = input.values[kept], Self.sameText(value, other) {
+                hidden = (dropped, value)
+            }
+        }
+        if let hidden { input.values[hidden.field] = nil }
+        let templates = latin?.lines ?? format.lines
         var lines: [String] = []
-        lines.reserveCapacity(format.lines.count + 1)
-        for template in format.lines {
-            let rendered = template.render { shown[$0] }
+        lines.reserveCapacity(templates.count + 1)
+        for template in templates {
+            let rendered = template.render { input.values[$0] }
             if !PlainText.hasLineBreak(rendered) {
                 let text = PlainText.trimmed(rendered)
                 if !text.isEmpty { lines.append(text) }
@@ -129,8 +156,8 @@ struct AddressRenderer: Sendable {
                 if !text.isEmpty { lines.append(text) }
             }
         }
-        var oneLine = format.oneLine.render { field in
-            shown[field].map { value in
+        var oneLine = (latin?.oneLine ?? format.oneLine).render { field in
+            input.values[field].map { value in
                 guard PlainText.hasLineBreak(value) else { return PlainText.trimmed(value) }
                 return value.split(whereSeparator: \.isNewline).map(PlainText.trimmed).filter { !$0.isEmpty }
                     .joined(separator: ", ")
@@ -140,19 +167,29 @@ struct AddressRenderer: Sendable {
             lines.append(countryName)
             oneLine = oneLine.isEmpty ? countryName : oneLine + ", " + countryName
         }
-        var fields: [(field: String, label: String, value: String)] = []
-        fields.reserveCapacity(format.fields.count + 1)
-        for field in format.fields {
-            if let value = shown[field] { fields.append((field.rawValue, formatTexts.fieldLabels[field]!, value)) }
-        }
-        fields.append(("country", countryLabel(language), countryName))
-        return RenderedAddress(lines: lines, oneLine: oneLine, fields: fields, warnings: warnings)
+        if let hidden { input.values[hidden.field] = hidden.value }
+        return RenderedAddress(
+            lines: lines, endsWithCountry: showCountry, oneLine: oneLine, fields: latin?.fields ?? format.fields,
+            labels: formatTexts, warnings: warnings)
     }
 
-    /// `format`'s texts in `language`.
-    func formatTexts(_ format: AddressFormat, _ language: String) -> FormatTexts {
-        if let texts = texts.first(where: { $0.language == language }), let formatTexts = texts.formats[format.key] {
-            return formatTexts
+    /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII text byte by
+    /// byte, other text lower-cased.
+    private static func sameText(_ first: String, _ second: String) -> Bool {
+        if first == second { return true }
+        guard first.utf8.allSatisfy({ $0 < 0x80 }), second.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return first.lowercased() == second.lowercased()
+        }
+        guard first.utf8.count == second.utf8.count else { return false }
+        return zip(first.utf8, second.utf8).allSatisfy { left, right in
+            left == right || (left | 0x20 == right | 0x20 && (0x61...0x7A).contains(left | 0x20))
+        }
+    }
+
+    /// The texts in `language` of `format`, at `index` in `FormatCatalog.ordered`.
+    func formatTexts(_ format: AddressFormat, at index: Int, _ language: String) -> FormatTexts {
+        if let texts = texts.first(where: { $0.language == language }), index < texts.formats.count {
+            return texts.formats[index]
         }
         return FormatTexts(format, language: language, labels: labels)
     }

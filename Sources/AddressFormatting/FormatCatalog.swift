@@ -15,6 +15,12 @@ struct FormatCatalog: Sendable {
 
     /// The `default` format, for countries without one of their own.
     let fallback: AddressFormat
+    /// Every format in key order; a format's position is its index in `AddressRenderer`'s tables.
+    let ordered: [AddressFormat]
+    /// The index in `ordered` of each country's format by its two letters (`(A…Z) * 26 + (A…Z)`), -1 for none:
+    /// a request finds its format without hashing the code.
+    private let slots: [Int16]
+    private let fallbackIndex: Int
 
     /// Countries with a format of their own, sorted.
     var countries: [String] {
@@ -45,6 +51,25 @@ struct FormatCatalog: Sendable {
         self.formats = formats
         self.localFiles = localFiles
         fallback = formats["default"]!
+        let keys = formats.keys.sorted()
+        ordered = keys.map { formats[$0]! }
+        var slots = [Int16](repeating: -1, count: 26 * 26)
+        for (index, key) in keys.enumerated() where key != "default" {
+            let letters = Array(key.utf8)
+            slots[Int(letters[0] - 0x41) * 26 + Int(letters[1] - 0x41)] = Int16(index)
+        }
+        self.slots = slots
+        fallbackIndex = keys.firstIndex(of: "default")!
+    }
+
+    /// The index in `ordered` of a country's format (a canonical upper-case code), else of `default`.
+    func index(of country: String) -> Int {
+        var letters = country.utf8.makeIterator()
+        guard let first = letters.next(), let second = letters.next(), letters.next() == nil,
+            (0x41...0x5A).contains(first), (0x41...0x5A).contains(second)
+        else { return fallbackIndex }
+        let slot = slots[Int(first - 0x41) * 26 + Int(second - 0x41)]
+        return slot < 0 ? fallbackIndex : Int(slot)
     }
 
     private static func parse(_ bytes: [UInt8], file: String) throws(DataError) -> DataFields {

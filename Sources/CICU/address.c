@@ -2,7 +2,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unicode/uchar.h>
 #include <unicode/uregex.h>
+#include <unicode/uscript.h>
+#include <unicode/utf8.h>
 #include <unicode/uregion.h>
 #include <unicode/utext.h>
 
@@ -133,4 +136,26 @@ int32_t fmt_icu_address_pattern_match(
         uregex_close(regex);
     }
     return result;
+}
+
+int32_t fmt_icu_address_script_code(const char *name) {
+    int32_t code = u_getPropertyValueEnum(UCHAR_SCRIPT, name);
+    return code == UCHAR_INVALID_CODE ? -1 : code;
+}
+
+int32_t fmt_icu_address_first_letter_in(const char *text, int32_t length, const int32_t *scripts, int32_t count) {
+    int32_t offset = 0;
+    while (offset < length) {
+        UChar32 c;
+        U8_NEXT(text, offset, length, c);
+        if (c < 0) return -1;
+        UErrorCode status = U_ZERO_ERROR;
+        UScriptCode script = uscript_getScript(c, &status);
+        if (U_FAILURE(status) || script == USCRIPT_COMMON || script == USCRIPT_INHERITED) continue;
+        for (int32_t i = 0; i < count; i++) {
+            if (uscript_hasScript(c, (UScriptCode)scripts[i])) return 1;
+        }
+        return 0;
+    }
+    return -1;
 }

@@ -126,20 +126,29 @@ public enum ProtocolDescription {
             request: [
                 Field(
                     "address", "object, required",
-                    "`name`, `organization`, `street`, `houseNumber`, `extra`, `postalCode`, `city`, `region` "
-                        + "(optional strings) and `country` (required, ISO 3166-1 alpha-2)"),
+                    "`name`, `organization`, `street`, `houseNumber`, `extra`, `postalCode`, `city`, `region`, "
+                        + "`district`, `sortingCode` (optional strings), `language` (optional BCP 47 tag of the "
+                        + "text, at most 64 characters; picks the local or Latin layout) and `country` (required, "
+                        + "ISO 3166-1 alpha-2)"),
                 locale, Field("viewerRegion", "string, optional", "decides whether the country line is shown"),
             ],
             response: [
                 lang, Field("country", "string", "the address's country code"),
                 Field("format", "string", "the format used: a country code or `default`"),
                 Field("lines", "array of strings", "the address lines"),
+                Field(
+                    "linesLang", "array of strings",
+                    "the language of each line: `lang` for the country line, else `address.language` or `und`"),
                 Field("oneLine", "string", "the address on one line, without name and organization"),
-                Field("fields", "array", "`field`, `label`, `value` of each field shown, in display order"),
+                Field(
+                    "fields", "array",
+                    "`field`, `label`, `value`, `valueLang` (as `linesLang`) of each field shown, in display order"),
                 Field(
                     "warnings", "array",
                     "`code`, `field`, `message`: postal_code_format, missing_required, region_unknown"),
-            ], errors: "invalid_field on address, address.country, address.<name>, viewerRegion or locale.",
+            ],
+            errors: "invalid_field on address, address.country, address.language, address.<name>, viewerRegion or "
+                + "locale.",
             example:
                 #"{"op":"address","address":{"street":"Rue de la Loi","houseNumber":"16","postalCode":"1000","city":"Bruxelles","country":"BE"},"locale":"nl"}"#
         ),

@@ -136,6 +136,10 @@ struct AddressFormatConverter {
                 throw ConversionError("overrides: formats.\(member.key) needs \"replace\" or \"set\" (an object)")
             }
         }
+        for format in formats where format.value["local"] != nil { unexpressed[format.key] = nil }
+        for format in formats where (format.value["latin"] == nil) != (format.value["local"] == nil) {
+            throw ConversionError("\(format.key): latin and local go together; add the missing one as an override")
+        }
         guard let defaultIndex = byKey["default"] else {
             throw ConversionError("overrides: formats.default is required (fmtd's own fallback layout)")
         }
@@ -181,38 +185,25 @@ struct AddressFormatConverter {
         guard let fmt = field("fmt", country) else { throw ConversionError("\(country): no fmt, not even ZZ's") }
         let language = language(country)
         let primary = language.split(separator: "-").first.map(String.init) ?? ""
-        // A local layout: the country has a distinct Latin one (`lfmt`), so `fmt` is for its own script.
+        // A local layout: the country has a distinct Latin one (`lfmt`), so `fmt` is for its own script; or its
+        // language joins lines with other than `, ` (EG's `، `), so text in its script is joined so.
         let isLocal = own("lfmt", country).map { $0 != fmt } ?? false
-        let tokens = Self.tokenize(fmt)
-        // Big-endian: the name comes after the street, so the lines run from the largest unit to the smallest.
-        let fieldOrder = tokens.compactMap { if case .field(let code) = $0 { code } else { nil } }
-        let bigEndian =
-            (fieldOrder.firstIndex(of: "A") ?? 0) < (fieldOrder.firstIndex(of: "N") ?? Int.max)
-            && fieldOrder.first != "N" && fieldOrder.first != "O"
-        for code in fieldOrder where code == "D" || code == "X" {
-            unexpressed[country, default: []].insert(code == "D" ? "district (%D)" : "sortingCode (%X)")
-        }
-        if isLocal { unexpressed[country, default: []].insert("Latin layout (lfmt) and the script rule") }
+        let localJoiner = Self.joiner(primary)
+        let hasLatin = isLocal || localJoiner != ", "
 
-        let streetLine = streetLine(country, bigEndian: bigEndian, primaryLanguage: primary)
-        var lines: [String] = []
-        for line in Self.split(tokens) {
-            let rendered = Self.render(line, streetLine: streetLine)
-            lines.append(contentsOf: rendered.filter { !$0.isEmpty })
-        }
+        let lines = layout(fmt, country, primaryLanguage: primary)
         // Fields are shown once; a second appearance (none upstream) would fail the load, so it is refused here.
         let shown = lines.flatMap(Self.fields(of:))
         guard Set(shown).count == shown.count else { throw ConversionError("\(country): a field appears twice") }
-
-        let joiner: String
-        switch (primary, isLocal) {
-        case ("ja", true), ("zh", true): joiner = ""
-        case ("ko", true), ("th", true): joiner = " "
-        default: joiner = ", "
+        let oneLine = Self.oneLine(lines, joiner: hasLatin ? localJoiner : ", ")
+        var latin: JSONObject?
+        if hasLatin {
+            let latinLines = layout(own("lfmt", country) ?? fmt, country, primaryLanguage: "")
+            guard Set(latinLines.flatMap(Self.fields(of:))) == Set(shown) else {
+                throw ConversionError("\(country): lfmt shows other fields than fmt")
+            }
+            latin = ["lines": JSONValue(latinLines), "oneLine": .string(Self.oneLine(latinLines, joiner: ", "))]
         }
-        let oneLine = lines.filter { line in
-            !Self.fields(of: line).allSatisfy { $0 == "name" || $0 == "organization" }
-        }.joined(separator: joiner)
 
         var labels = JSONObject()
         for name in shown {
@@ -221,11 +212,20 @@ struct AddressFormatConverter {
         var result = JSONObject()
         result.append("lines", JSONValue(lines))
         result.append("oneLine", .string(oneLine))
+        if let latin {
+            result.append("latin", .object(latin))
+            if let local = Self.localScripts[primary] {
+                let languages = primary == "zh" ? ["zh", "yue"] : [primary]
+                result.append("local", ["languages": JSONValue(languages), "scripts": JSONValue(local)])
+            } else {
+                unexpressed[country, default: []].insert("the local layout's language and scripts (an override)")
+            }
+        }
         result.append("labels", .object(labels))
         let requireLetters = field("require", country) ?? ""
         let required = [
             ("A", "street"), ("C", "city"), ("S", "region"), ("Z", "postalCode"), ("N", "name"),
-            ("O", "organization"),
+            ("O", "organization"), ("D", "district"), ("X", "sortingCode"),
         ].filter { requireLetters.contains($0.0) && shown.contains($0.1) }
         let requiredInOrder = shown.filter { name in required.contains { $0.1 == name } }
         if !requiredInOrder.isEmpty { result.append("required", JSONValue(requiredInOrder)) }
@@ -253,6 +253,10 @@ struct AddressFormatConverter {
                 } ?? regions[0]
             example.append("region", .string(codes ? region.key : Self.displayName(region)))
         }
+        if shown.contains("region"), shown.contains("city") {
+            // A region equal to the city is printed once (ES `28039 Madrid`, EG `القاهرة`).
+            result.append("dropWhenEqual", .object(["region": .string("city")]))
+        }
         if example.count == 0 {
             // Neither a postal code nor a region to show: the example is the line the country always has.
             example.append(shown.contains("city") ? "city" : "street", .string(own("name", country) ?? country))
@@ -260,6 +264,49 @@ struct AddressFormatConverter {
         result.append("example", .object(Self.ordered(example, by: shown)))
         return result
     }
+
+    /// The lines of one upstream layout (`fmt` or `lfmt`) as fmtd templates.
+    private func layout(_ fmt: String, _ country: String, primaryLanguage: String) -> [String] {
+        let tokens = Self.tokenize(fmt)
+        // Big-endian: the name comes after the street, so the lines run from the largest unit to the smallest.
+        let fieldOrder = tokens.compactMap { if case .field(let code) = $0 { code } else { nil } }
+        let bigEndian =
+            (fieldOrder.firstIndex(of: "A") ?? 0) < (fieldOrder.firstIndex(of: "N") ?? Int.max)
+            && fieldOrder.first != "N" && fieldOrder.first != "O"
+        let streetLine = streetLine(country, bigEndian: bigEndian, primaryLanguage: primaryLanguage)
+        var lines: [String] = []
+        var seen = Set<Character>()
+        for line in Self.split(tokens) {
+            let rendered = Self.render(line, streetLine: streetLine, seen: &seen)
+            lines.append(contentsOf: rendered.filter { !$0.isEmpty })
+        }
+        return lines
+    }
+
+    /// The one-line form: the lines without those that hold only `name` or `organization`, joined.
+    private static func oneLine(_ lines: [String], joiner: String) -> String {
+        lines.filter { line in
+            !fields(of: line).allSatisfy { $0 == "name" || $0 == "organization" }
+        }.joined(separator: joiner)
+    }
+
+    /// How a language's script joins the lines of the one-line form: nothing in Chinese and Japanese, a space
+    /// in Korean and Thai, the Arabic comma `، ` in languages written in Arabic script, else `, `.
+    static func joiner(_ primaryLanguage: String) -> String {
+        switch primaryLanguage {
+        case "ja", "zh": ""
+        case "ko", "th": " "
+        case "ar", "fa", "ur", "ps", "ckb", "sd", "ug": "، "
+        default: ", "
+        }
+    }
+
+    /// The scripts text in a language's local layout is written in (ICU's Script values), by primary language.
+    static let localScripts: [String: [String]] = [
+        "ja": ["Hani", "Hira", "Kana"], "zh": ["Hani", "Bopo"], "ko": ["Hang", "Hani"], "th": ["Thai"],
+        "ar": ["Arab"], "fa": ["Arab"], "ur": ["Arab"], "ps": ["Arab"], "ckb": ["Arab"], "sd": ["Arab"],
+        "ug": ["Arab"],
+    ]
 
     /// The street line: house number before or after the street and the text between, as OpenCage writes it
     /// (following `use_country`); big-endian layouts put it after the street, with no space in Chinese and
@@ -319,6 +366,10 @@ struct AddressFormatConverter {
             case nil, "city": return "address.field.city"
             case let type?: return "address.field.\(type)"
             }
+        case "district":
+            // libaddressinput's default sub-locality name is `suburb`; upstream spells `neighborhood` so.
+            return "address.field.\(field("sublocality_name_type", country) ?? "suburb")"
+        case "sortingCode": return "address.field.sorting_code"
         default: return "address.field.\(name)"
         }
     }
@@ -546,22 +597,30 @@ struct AddressFormatConverter {
         return lines
     }
 
-    /// One upstream line as fmtd templates: fields renamed, `%D` and `%X` left out (phase 2), envelope literals
-    /// dropped (letters and the hyphen after them: `CH-`, `ÅLAND`, `〒`), separators only between two fields;
-    /// `%A` becomes the `{extra}` line and then the street line.
+    /// One upstream line as fmtd templates: fields renamed, envelope literals dropped (letters and the hyphen
+    /// after them: `CH-`, `ÅLAND`, `〒`), separators only between two fields; `%A` becomes the `{extra}` line and
+    /// then the street line. A field already in `seen` (CI writes `%X` twice) is left out the second time.
     static func render(_ line: [Token], streetLine: String) -> [String] {
+        var seen = Set<Character>()
+        return render(line, streetLine: streetLine, seen: &seen)
+    }
+
+    /// `render(_:streetLine:)` for one line of several, the fields of the lines before in `seen`.
+    static func render(_ line: [Token], streetLine: String, seen: inout Set<Character>) -> [String] {
         let names: [Character: String] = [
             "N": "{name}", "O": "{organization}", "C": "{city}", "S": "{region}", "Z": "{postalCode}",
+            "D": "{district}", "X": "{sortingCode}",
         ]
         var parts: [(field: String?, literal: String)] = []
         var hasStreet = false
         for token in line {
             switch token {
             case .field("A"):
+                guard seen.insert("A").inserted else { continue }
                 hasStreet = true
                 parts.append((streetLine, ""))
             case .field(let code):
-                if let name = names[code] { parts.append((name, "")) }
+                if let name = names[code], seen.insert(code).inserted { parts.append((name, "")) }
             case .literal(let text):
                 parts.append((nil, displayLiteral(text)))
             case .newline: continue
@@ -628,7 +687,8 @@ struct AddressFormatConverter {
     // MARK: - Output
 
     private static let memberOrder = [
-        "lines", "oneLine", "labels", "required", "postalCode", "regionCodes", "regionAliases", "example",
+        "lines", "oneLine", "latin", "local", "labels", "required", "postalCode", "regionCodes", "regionAliases",
+        "dropWhenEqual", "example",
     ]
 
     /// The format's members in the schema's order (unknown members last, so the loader names them).
@@ -656,8 +716,17 @@ struct AddressFormatConverter {
         }
     }
 
-    /// `format` with `member` set to `value` (`null` removes it).
-    private static func setting(_ member: String, _ value: JSONValue, in format: JSONObject) -> JSONObject {
+    /// `format` with `member` set to `value` (`null` removes it). A dotted name (`labels.sortingCode`) sets one
+    /// member of an object member, in place, so the rest of that object stays as converted.
+    static func setting(_ member: String, _ value: JSONValue, in format: JSONObject) -> JSONObject {
+        if let dot = member.firstIndex(of: "."), case .object(let inner)? = format[String(member[..<dot])] {
+            let outer = String(member[..<dot])
+            let changed = setting(String(member[member.index(after: dot)...]), value, in: inner)
+            return JSONObject(format.members.map { $0.key == outer ? .init(key: outer, value: .object(changed)) : $0 })
+        }
+        if value != .null, format[member] != nil {
+            return JSONObject(format.members.map { $0.key == member ? .init(key: member, value: value) : $0 })
+        }
         var members = format.members.filter { $0.key != member }
         if value != .null { members.append(.init(key: member, value: value)) }
         return JSONObject(members)

@@ -24,6 +24,12 @@ struct AddressCommand: Subcommand {
                     help: "where the viewer is; the country line is added when the address is in another country, "
                         + "or when no region is known",
                     default: "the locale's region", \.viewerRegion),
+                .text(
+                    "--language", "TAG",
+                    help: "the language the address is written in (`address.language`, BCP 47: ja, ja-Latn, "
+                        + "zh-Hant); decides between a country's local and Latin layouts",
+                    default: "by the script of the values", group: "Field options"
+                ) { $0.fields["language"] = $1 },
             ]
                 + fieldOptions.map { option, field in
                     .text(option, "TEXT", help: "the address field `\(field)`", group: "Field options") {
@@ -45,7 +51,7 @@ struct AddressCommand: Subcommand {
     private static let fieldOptions: [(option: String, field: String)] = [
         ("--name", "name"), ("--organization", "organization"), ("--street", "street"),
         ("--house-number", "houseNumber"), ("--extra", "extra"), ("--postal-code", "postalCode"),
-        ("--city", "city"), ("--region", "region"),
+        ("--city", "city"), ("--region", "region"), ("--district", "district"), ("--sorting-code", "sortingCode"),
     ]
 
     static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
@@ -56,9 +62,11 @@ struct AddressCommand: Subcommand {
             if let value = options.fields[field] { address.append(field, .string(value)) }
         }
         var request: JSONObject
+        let language = options.fields["language"]
         if address.count == 0 {
             request = ["op": "addressFormat", "country": .string(country)]
         } else {
+            if let language { address.append("language", .string(language)) }
             address.append("country", .string(country))
             request = ["op": "address", "address": .object(address)]
         }

@@ -92,6 +92,16 @@ import Testing
                 == ["{extra}", "{street} {houseNumber}", "{postalCode} {city}"])
     }
 
+    /// `%D` and `%X` are `district` and `sortingCode`; a field written twice (CI's `%X %A %C %X`) is shown once.
+    @Test func districtAndSortingCodeAreFieldsAndAFieldWrittenTwiceIsShownOnce() {
+        let ivorian = AddressFormatConverter.split(AddressFormatConverter.tokenize("%X %A %C %X"))[0]
+        #expect(
+            AddressFormatConverter.render(ivorian, streetLine: "{houseNumber} {street}")
+                == ["{extra}", "{sortingCode} {houseNumber} {street} {city}"])
+        let korean = AddressFormatConverter.split(AddressFormatConverter.tokenize("%S %C%D"))[0]
+        #expect(AddressFormatConverter.render(korean, streetLine: "") == ["{region} {city}{district}"])
+    }
+
     @Test func aPostcodeIsNormalisedOnlyWhenItsSeparatorIsUnambiguous() {
         let polish = AddressFormatConverter.separatorSplit(#"\d{2}-\d{3}"#)
         #expect(polish?.left == #"\d{2}"# && polish?.right == #"\d{3}"# && polish?.optional == "-?")

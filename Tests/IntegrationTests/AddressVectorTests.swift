@@ -106,6 +106,43 @@ import Testing
         #expect(flagged.stdout.hasPrefix("10 Downing Street\nLondon\n12345\nwarning: "))
     }
 
+    @Test func fmtqAddressTakesDistrictSortingCodeAndLanguage() throws {
+        let daemon = try Daemon.start()
+        let cedex = try run(
+            Paths.fmtq,
+            [
+                "--socket", daemon.socketPath, "address", "--country", "FR", "--house-number", "139", "--street",
+                "rue de Bercy", "--postal-code", "75572", "--city", "Paris", "--sorting-code", "CEDEX 12",
+                "--locale", "en-FR",
+            ])
+        #expect(cedex.status == 0, "\(cedex.stderr)")
+        #expect(cedex.stdout == "139 rue de Bercy\n75572 Paris CEDEX 12\n")
+
+        let colonia = try run(
+            Paths.fmtq,
+            [
+                "--socket", daemon.socketPath, "address", "--country", "MX", "--street", "Calle Liverpool",
+                "--house-number", "74", "--district", "Juárez", "--postal-code", "06600", "--city",
+                "Ciudad de México", "--locale", "en-MX",
+            ])
+        #expect(colonia.stdout == "Calle Liverpool 74\nJuárez\n06600 Ciudad de México\n", "\(colonia.stderr)")
+
+        let arguments = [
+            "--socket", daemon.socketPath, "address", "--country", "JP", "--postal-code", "1000005", "--region",
+            "Tokyo", "--city", "Chiyoda-ku", "--street", "Marunouchi", "--house-number", "2-7-2", "--locale", "en-JP",
+        ]
+        let latin = try run(Paths.fmtq, arguments + ["--language", "ja-Latn", "--json"])
+        #expect(latin.status == 0, "\(latin.stderr)")
+        #expect(
+            latin.stdout.contains(#""lines":["2-7-2 Marunouchi","Chiyoda-ku, Tokyo","100-0005"]"#), "\(latin.stdout)")
+        #expect(latin.stdout.contains(#""linesLang":["ja-Latn","ja-Latn","ja-Latn"]"#), "\(latin.stdout)")
+        let local = try run(Paths.fmtq, arguments + ["--language", "ja"])
+        #expect(local.stdout == "100-0005\nTokyoChiyoda-ku\nMarunouchi2-7-2\n", "\(local.stderr)")
+        let malformed = try run(Paths.fmtq, arguments + ["--language", "ja__JP"])
+        #expect(malformed.status == 1)
+        #expect(malformed.stderr.contains("address.language"), "\(malformed.stderr)")
+    }
+
     @Test func fmtqAddressWithoutCountryIsAUsageErrorAndABadCountryAnErrorResponse() throws {
         let daemon = try Daemon.start()
         #expect(try run(Paths.fmtq, ["--socket", daemon.socketPath, "address", "--street", "Herengracht"]).status == 2)

@@ -37,4 +37,13 @@ int32_t fmt_icu_address_pattern_match(
     fmt_address_pattern *pattern, const char *text, int32_t length,
     int32_t *starts, int32_t *ends, int32_t capacity);
 
+/* The ICU script code (UScriptCode) of a Script property value alias ("Hani", "Arab", "Han"), or -1 when ICU
+   has no such value. */
+int32_t fmt_icu_address_script_code(const char *name);
+
+/* Reads text up to its first letter, a code point whose script is neither Common nor Inherited: 1 when that
+   letter's script, or one of its script extensions, is one of scripts[0..count), 0 when it is another,
+   -1 when the text has no letter (digits, punctuation, spaces) or is not valid UTF-8. */
+int32_t fmt_icu_address_first_letter_in(const char *text, int32_t length, const int32_t *scripts, int32_t count);
+
 #endif

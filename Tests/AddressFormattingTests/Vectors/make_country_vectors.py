@@ -15,6 +15,7 @@ import json
 import os
 import re
 import sys
+import unicodedata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -95,6 +96,17 @@ def build(cc):
         street = towns["streets"].get(street_lang) or towns["streets"].get(street_primary)
     street = street or towns["streets"]["en"]
     house = (LOCAL_HOUSE.get(lang) or LOCAL_HOUSE.get(primary, "12")) if local or big_endian else "12"
+    # The script rule: the first letter of the city (where the layout shows one), else of the street, decides
+    # between the local layout (fmt) and the Latin one (lfmt).
+    deciding = ([town] if "%C" in fmt else []) + [street]
+    first = next((ch for value in deciding for ch in value if ch.isalpha()), "a")
+    in_local_script = not unicodedata.name(first, "LATIN").startswith("LATIN")
+    arabic_script = primary in ("ar", "fa", "ur", "ps", "ckb", "sd", "ug")
+    latin_layout = local and not in_local_script
+    if latin_layout:
+        fmt, local = lfmt, False
+        order = [m for m in re.findall(r"%([A-Za-z])", fmt) if m != "n"]
+        big_endian = "A" in order and "N" in order and order.index("A") < order.index("N") and order[0] not in "NO"
 
     # The street line.
     if big_endian:
@@ -151,8 +163,12 @@ def build(cc):
                 display = name if (name and key == key.upper() and key != key.lower()) else key
                 address["region"], shown_region = display, display
     values = {"N": None, "O": None, "C": town, "S": shown_region, "Z": shown_postcode}
+    # A region equal to the city is printed once (compared as shown, ignoring case).
+    if "%C" in fmt and shown_region and shown_region.lower() == town.lower():
+        values["S"] = None
 
-    # The lines: upstream's fmt with envelope literals dropped, %D and %X left out, absent fields with them.
+    # The lines: upstream's fmt with envelope literals dropped, absent fields (%N %O %D %X) left out with their
+    # separators.
     lines = []
     for raw in fmt.split("%n"):
         parts = re.split(r"(%[A-Za-z])", raw)
@@ -191,6 +207,8 @@ def build(cc):
         joiner = ""
     elif local and primary in ("ko", "th"):
         joiner = " "
+    elif arabic_script and in_local_script:
+        joiner = "، "
     one_line = joiner.join(lines)
     warnings = []
     require = rec.get("require", ZZ["require"])
@@ -200,8 +218,8 @@ def build(cc):
     if not missing:
         response["warnings"] = []
     source = (
-        "issue 14: fmtd's own address; layout from libaddressinput countryinfo fmt%s, street line %s"
-        % (" (the local one)" if local else "",
+        "issue 14: fmtd's own address; layout from libaddressinput countryinfo %s, street line %s"
+        % ("fmt (the local one)" if local else "lfmt (the Latin one: the text is Latin)" if latin_layout else "fmt",
            "big-endian (number after the street)" if big_endian else "from OpenCage's template" if house_number_order(cc) else "as default (no OpenCage template)"))
     address["country"] = cc
     return {

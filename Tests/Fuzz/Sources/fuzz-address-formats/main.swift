@@ -4,8 +4,14 @@ import FuzzSupport
 
 /// The address format loader: the input is `address-formats.json` (the label tables are the committed
 /// ones). A catalogue that loads must describe every country it has and format its example address for a
-/// viewer at home and abroad, in every language, with wire errors only.
+/// viewer at home and abroad, in every language, with wire errors only; and the example again with a district,
+/// a sorting code and an `address.language`, whose `linesLang` runs parallel to `lines` and whose `valueLang`s
+/// name that language or the viewer's.
 enum AddressFormatsTarget {
+    /// Languages that pick a local layout, a Latin one, or neither, with a district in a matching script.
+    static let languages: [(tag: String, district: String)] = [
+        ("ja", "中央区"), ("zh-Latn", "Tianhe"), ("ar", "الزمالك"), ("th", "แขวงลุมพินี"),
+    ]
 
     static func run(_ bytes: UnsafeBufferPointer<UInt8>) {
         var files = LabelTables.files
@@ -26,7 +32,32 @@ enum AddressFormatsTarget {
                     ]
                     _ = try plugin.handle(Request(op: "address", fields: fields))
                 }
+                let written = languages[index % languages.count]
+                var address = example
+                address["district"] = .string(written.district)
+                address["sortingCode"] = "CEDEX 12"
+                address["language"] = .string(written.tag)
+                // A locale without a region: nobody knows where the viewer is, so the country line is shown.
+                let language = String(locale.prefix(2))
+                let answer = try plugin.handle(
+                    Request(op: "address", fields: ["address": .object(address), "locale": .string(language)]))
+                checkLanguages(answer, text: written.tag)
             }
+        }
+    }
+
+    /// `linesLang` has one entry per line, the viewer's language on the country line (last, shown here since
+    /// no viewer region is given) and `text` on the others; each field's `valueLang` is one of the two.
+    static func checkLanguages(_ answer: JSONObject, text: String) {
+        let lang = answer["lang"]?.stringValue ?? ""
+        let lines = answer["lines"]?.arrayValue ?? []
+        let languages = (answer["linesLang"]?.arrayValue ?? []).compactMap(\.stringValue)
+        guard languages.count == lines.count, languages.last == lang,
+            languages.dropLast().allSatisfy({ $0 == text })
+        else { Fuzz.fail("linesLang \(languages) does not follow lines \(lines)") }
+        for field in answer["fields"]?.arrayValue ?? [] {
+            let valueLang = field.objectValue?["valueLang"]?.stringValue
+            guard valueLang == text || valueLang == lang else { Fuzz.fail("valueLang of \(field)") }
         }
     }
 
