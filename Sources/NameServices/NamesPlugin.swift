@@ -131,16 +131,18 @@ public struct NamesPlugin: FormatterPlugin {
 
     // MARK: - language
 
-    /// The core's resolution of a tag, or the supported languages with their names in each of them.
+    /// The core's resolution of a tag or priority list (with `index`, the entry that won), or the supported
+    /// languages with their names in each of them.
     private func language(_ request: RequestFields, into response: inout ResponseWriter) throws {
-        guard let tag = try request.string("tag") else {
+        guard request["tag"] != nil else {
             response.member("supported", resolver.supported)
             response.member("languages", languages)
             return
         }
-        let resolved = try resolver.resolve(tag, field: "tag")
+        let resolved = try request.locale(resolver, field: "tag")
         response.member("language", resolved.language)
         response.member("match", resolved.match.rawValue)
+        if resolved.isList { response.member("index", resolved.index.map { JSONValue($0) } ?? .null) }
         response.member("locale", resolved.tag)
         response.member("supported", resolver.supported)
     }
