@@ -72,6 +72,8 @@ public struct LocalePriorityList: Sendable, Hashable {
                 message:
                     "An Accept-Language value is at most \(Self.maximumAcceptLanguageBytes) bytes, got \(bytes).")
         }
+        // A value without a comma is one entry: its errors name the field itself, as for a single tag.
+        let single = !text.utf8.contains(0x2C)
         var weighted: [(entry: Entry, weight: Int)] = []
         var refused = Set<String>()
         var count = 0
@@ -85,7 +87,7 @@ public struct LocalePriorityList: Sendable, Hashable {
             }
             guard let (range, weight) = Self.range(trimmed) else {
                 throw .invalidField(
-                    "\(field)[\(index)]",
+                    single ? field : "\(field)[\(index)]",
                     message:
                         "\"\(trimmed.prefix(64))\" is not a language range with an optional q-value (e.g. nl;q=0.8).")
             }
