@@ -1,4 +1,5 @@
 import CICU
+import CopyRules
 import FmtCore
 import Glibc
 import Synchronization
@@ -177,6 +178,8 @@ struct MessageCatalogue: Sendable {
     let files: [String]
     /// SHA-256 over every catalogue file's path and bytes.
     let checksum: String
+    /// Every message as written, in load order (file by file, keys in file order), for the copy rules.
+    let messages: [CatalogueMessage]
 
     /// One language file of one catalogue before compilation.
     private struct SourceFile {
@@ -218,8 +221,11 @@ struct MessageCatalogue: Sendable {
             byCatalogue[source.catalogue, default: []].append(source)
         }
         var entries: [String: CatalogueEntry] = [:]
+        var messages: [CatalogueMessage] = []
         for catalogue in catalogueOrder {
-            for (key, entry) in try Self.load(catalogue: byCatalogue[catalogue] ?? []).sorted(by: { $0.key < $1.key }) {
+            let (loaded, texts) = try Self.load(catalogue: byCatalogue[catalogue] ?? [])
+            messages += texts
+            for (key, entry) in loaded.sorted(by: { $0.key < $1.key }) {
                 if let existing = entries[key] {
                     throw DataError(file: entry.file, field: key, "the key is already defined in \(existing.file)")
                 }
@@ -227,11 +233,14 @@ struct MessageCatalogue: Sendable {
             }
         }
         self.entries = entries
+        self.messages = messages
     }
 
     /// Loads one catalogue's language files: English is required, every language has the same keys, every
     /// pattern compiles, and no translation uses an argument the English text does not.
-    private static func load(catalogue files: [SourceFile]) throws(DataError) -> [String: CatalogueEntry] {
+    private static func load(
+        catalogue files: [SourceFile]
+    ) throws(DataError) -> (entries: [String: CatalogueEntry], messages: [CatalogueMessage]) {
         var texts: [(file: SourceFile, patterns: [(key: String, pattern: String)])] = []
         for file in files {
             texts.append((file, try patterns(in: file)))
@@ -270,7 +279,14 @@ struct MessageCatalogue: Sendable {
                 compiled[key, default: [:]][text.file.language] = message
             }
         }
-        return compiled.mapValues { CatalogueEntry(file: english.file.path, languages: $0) }
+        let messages = texts.flatMap { text in
+            text.patterns.map {
+                CatalogueMessage(
+                    catalogue: text.file.catalogue, file: text.file.path, language: text.file.language, key: $0.key,
+                    pattern: $0.pattern)
+            }
+        }
+        return (compiled.mapValues { CatalogueEntry(file: english.file.path, languages: $0) }, messages)
     }
 
     private static func patterns(in file: SourceFile) throws(DataError) -> [(key: String, pattern: String)] {

@@ -1,3 +1,4 @@
+import CopyRules
 import FmtCore
 
 /// Names and language services: locale-aware sorting and sort keys (ICU collation of the requested
@@ -21,10 +22,13 @@ public struct NamesPlugin: FormatterPlugin {
     /// The `languages` member of `language` without a tag, written once at load.
     private let languages: JSONValue
     private let info: JSONObject
+    /// What the copy rules found in the loaded catalogues: warnings, logged and counted, never a load failure.
+    public let copyFindings: [CopyFinding]
 
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
         resolver = environment.resolver
         catalogue = try MessageCatalogue(loading: data)
+        copyFindings = CopyChecker.check(catalogue.messages, rules: try Self.copyRules(data))
         longestKey = catalogue.entries.keys.map(\.utf8.count).max() ?? 0
         let supported = resolver.supported
         languages = .array(
@@ -51,6 +55,19 @@ public struct NamesPlugin: FormatterPlugin {
     }
 
     public var dataInfo: JSONObject { info }
+
+    /// The shipped `copy-rules.json` (none in a data set without it, such as a test's) and `copy-rules.d/`.
+    static func copyRules(_ data: DataStore) throws(DataError) -> CopyRuleSet {
+        let path = "copy-rules.json"
+        let shipped: Bool
+        switch data.source {
+        case .embedded(let files): shipped = files[path] != nil
+        // The root's listing, recorded like every read, so a reload notices the file appearing or going.
+        case .directory: shipped = try data.list(".").contains("./" + path)
+        }
+        return try CopyRuleSet(
+            shipped: shipped ? (path, try data.read(path)) : nil, local: try data.localFiles("copy-rules.d"))
+    }
 
     public func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
         let fields = request.fields

@@ -1,0 +1,226 @@
+/// One message of one catalogue file, as loaded: what the checker reads.
+public struct CatalogueMessage: Sendable, Equatable {
+    /// The catalogue (`fmtd`, or a service's name from `messages.d/`): a key's languages are compared within it.
+    public let catalogue: String
+    public let file: String
+    public let language: String
+    public let key: String
+    public let pattern: String
+
+    public init(catalogue: String, file: String, language: String, key: String, pattern: String) {
+        self.catalogue = catalogue
+        self.file = file
+        self.language = language
+        self.key = key
+        self.pattern = pattern
+    }
+}
+
+/// A copy rule, by its stable name in logs, `stats` and `fmtd --check`.
+public enum CopyRule: String, Sendable, CaseIterable, Comparable {
+    /// An exclamation mark in the text.
+    case exclamation = "exclamation_mark"
+    /// A capitalized word inside a sentence where sentence case is the rule.
+    case titleCase = "title_case"
+    /// A word the language's copy never uses (`u`, formal `Sie`).
+    case forbiddenWord = "forbidden_word"
+    /// The English text uses a glossary term the translation does not.
+    case glossary = "glossary_term"
+    /// A key not shaped `screen.element.variant`.
+    case keyShape = "key_shape"
+
+    public static func < (lhs: CopyRule, rhs: CopyRule) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// A warning about one message: which file, key and language, which rule, and what to change.
+public struct CopyFinding: Sendable, Equatable, CustomStringConvertible {
+    public let file: String
+    public let key: String
+    public let language: String
+    public let rule: CopyRule
+    public let message: String
+
+    /// `messages/nl.json: contacts.shared.received (nl): forbidden_word: uses "u"; write "je"`.
+    public var description: String {
+        "\(file): \(key) (\(language)): \(rule.rawValue): \(message)"
+    }
+}
+
+/// Checks catalogue messages against copy rules, on the text a user reads. Pure: it takes the loaded messages
+/// and rules and returns the findings, in catalogue file and key order.
+public enum CopyChecker {
+    public static func check(_ messages: [CatalogueMessage], rules: CopyRuleSet) -> [CopyFinding] {
+        let matchers = rules.languages.mapValues(LanguageMatcher.init)
+        let empty = LanguageMatcher(LanguageCopyRules())
+        var findings: [CopyFinding] = []
+        var read: [Int: [[MessageWord]]] = [:]
+        var byKey: [String: [Int]] = [:]
+        for (index, message) in messages.enumerated() {
+            byKey[message.catalogue + "\u{0}" + message.key, default: []].append(index)
+        }
+        func runs(_ index: Int) -> [[MessageWord]] {
+            if let cached = read[index] { return cached }
+            let runs = MessagePiece.parse(messages[index].pattern).wordRuns
+            read[index] = runs
+            return runs
+        }
+        for (index, message) in messages.enumerated() {
+            let pieces = MessagePiece.parse(message.pattern)
+            let matcher = matchers[message.language] ?? empty
+            func report(_ rule: CopyRule, _ text: String) {
+                findings.append(
+                    CopyFinding(file: message.file, key: message.key, language: message.language, rule: rule, message: text))
+            }
+            if let text = pieces.texts.first(where: { $0.contains(where: { "!！¡".contains($0) }) }) {
+                report(.exclamation, "\"\(text.trimmed(40))\" has an exclamation mark; the copy uses none")
+            }
+            let words = runs(index)
+            if let word = matcher.titleCased(in: words) {
+                report(
+                    .titleCase,
+                    "\"\(word)\" is capitalized inside a sentence; write sentence case (or list the name in properNouns)"
+                )
+            }
+            for forbidden in matcher.forbidden(in: words) {
+                report(.forbiddenWord, "uses \"\(forbidden.text)\"; write \"\(forbidden.use)\"")
+            }
+            if message.language == "en" {
+                let segments = message.key.split(separator: ".", omittingEmptySubsequences: false).count
+                if !rules.keySegments.contains(segments) {
+                    report(
+                        .keyShape,
+                        "the key has \(segments) segments; keys are screen.element.variant "
+                            + "(\(rules.keySegments.lowerBound) to \(rules.keySegments.upperBound) segments)")
+                }
+            }
+        }
+        // Glossary: per key, the English text's terms against each translation of the same catalogue.
+        let english = matchers["en"] ?? empty
+        for (index, message) in messages.enumerated() where message.language != "en" {
+            guard let matcher = matchers[message.language], !matcher.rules.glossaryOrder.isEmpty,
+                let source = byKey[message.catalogue + "\u{0}" + message.key]?.first(where: {
+                    messages[$0].language == "en"
+                })
+            else { continue }
+            let englishRuns = runs(source)
+            let translated = runs(index)
+            for term in matcher.rules.glossaryOrder {
+                guard let translation = matcher.rules.glossary[term],
+                    english.contains(term, in: englishRuns, inflections: english.rules.inflections),
+                    !matcher.contains(translation, in: translated, inflections: matcher.rules.inflections)
+                else { continue }
+                findings.append(
+                    CopyFinding(
+                        file: message.file, key: message.key, language: message.language, rule: .glossary,
+                        message: "the English text says \"\(term)\"; the glossary's term here is \"\(translation)\""))
+            }
+        }
+        let order = Dictionary(messages.enumerated().map { ($0.element.file + "\u{0}" + $0.element.key, $0.offset) }) {
+            first, _ in first
+        }
+        return findings.enumerated().sorted { a, b in
+            let left = order[a.element.file + "\u{0}" + a.element.key] ?? 0
+            let right = order[b.element.file + "\u{0}" + b.element.key] ?? 0
+            return left != right ? left < right : a.offset < b.offset
+        }.map(\.element)
+    }
+}
+
+/// One language's rules, prepared for matching words.
+struct LanguageMatcher {
+    let rules: LanguageCopyRules
+    /// Proper nouns and glossary terms as spelled, split into words: capitals inside them are allowed.
+    let allowed: [[String]]
+
+    init(_ rules: LanguageCopyRules) {
+        self.rules = rules
+        let terms = rules.properNouns + Array(rules.glossary.keys) + Array(rules.glossary.values)
+        allowed = terms.map { term in [MessagePiece.text(term)].wordRuns.flatMap { $0.map(\.text) } }
+            .filter { !$0.isEmpty }
+    }
+
+    /// The first word capitalized inside a sentence that the language's capitalization does not allow.
+    func titleCased(in runs: [[MessageWord]]) -> String? {
+        guard rules.capitalization != .none else { return nil }
+        for run in runs {
+            var covered = [Bool](repeating: false, count: run.count)
+            for term in allowed {
+                for start in Self.occurrences(of: term, in: run, caseSensitive: true) {
+                    for offset in 0..<term.count { covered[start + offset] = true }
+                }
+            }
+            for (index, word) in run.enumerated() where !word.opensSentence && !covered[index] {
+                guard Self.isCapitalized(word.text) else { continue }
+                switch rules.capitalization {
+                case .sentence: return word.text
+                case .nouns where rules.lowercaseWords.contains(word.text.lowercased()): return word.text
+                default: continue
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The forbidden words the text uses, each once.
+    func forbidden(in runs: [[MessageWord]]) -> [ForbiddenWord] {
+        rules.forbidden.filter { forbidden in
+            runs.contains { run in
+                Self.occurrences(of: forbidden.words, in: run, caseSensitive: forbidden.matchCase).contains {
+                    // Capitals carry no meaning at the start of a sentence: `Sie` there may be "she".
+                    !(forbidden.matchCase && run[$0].opensSentence)
+                }
+            }
+        }
+    }
+
+    /// Whether the term occurs in any run, any case, each word whole or with one of `inflections` added (after
+    /// dropping one the term ends with: `verbundener` → `verbundene`, `verbundenen`).
+    func contains(_ term: String, in runs: [[MessageWord]], inflections: [String]) -> Bool {
+        let words = [MessagePiece.text(term)].wordRuns.flatMap { $0.map { $0.text.lowercased() } }
+        guard !words.isEmpty else { return false }
+        return runs.contains { run in
+            guard run.count >= words.count else { return false }
+            let lowered = run.map { $0.text.lowercased() }
+            return (0...(run.count - words.count)).contains { start in
+                words.indices.allSatisfy { Self.inflected(lowered[start + $0], of: words[$0], inflections) }
+            }
+        }
+    }
+
+    static func inflected(_ text: String, of word: String, _ inflections: [String]) -> Bool {
+        if text == word { return true }
+        var stems = [word]
+        for ending in inflections where word.hasSuffix(ending) && word.count - ending.count >= 3 {
+            stems.append(String(word.dropLast(ending.count)))
+        }
+        return stems.contains { stem in
+            text == stem || (text.hasPrefix(stem) && inflections.contains(String(text.dropFirst(stem.count))))
+        }
+    }
+
+    /// The start indices where `term`'s words occur in `run`, whole words, as spelled or in any case.
+    static func occurrences(of term: [String], in run: [MessageWord], caseSensitive: Bool) -> [Int] {
+        guard !term.isEmpty, run.count >= term.count else { return [] }
+        return (0...(run.count - term.count)).filter { start in
+            term.indices.allSatisfy { offset in
+                let text = run[start + offset].text
+                return caseSensitive ? text == term[offset] : text.lowercased() == term[offset].lowercased()
+            }
+        }
+    }
+
+    /// A capital followed by a small letter: `Contacts`, not `PDF`, `I` or `iCloud`.
+    static func isCapitalized(_ word: String) -> Bool {
+        var characters = word.makeIterator()
+        guard let first = characters.next(), first.isUppercase, let second = characters.next() else { return false }
+        return second.isLowercase
+    }
+}
+
+extension String {
+    fileprivate func trimmed(_ length: Int) -> String {
+        count <= length ? self : prefix(length) + "…"
+    }
+}
