@@ -53,7 +53,11 @@ public struct CopyFinding: Sendable, Equatable, CustomStringConvertible {
 public enum CopyChecker {
     public static func check(_ messages: [CatalogueMessage], rules: CopyRuleSet) -> [CopyFinding] {
         let matchers = rules.languages.mapValues(LanguageMatcher.init)
-        let empty = LanguageMatcher(LanguageCopyRules())
+        // A language the rules do not name gets only the rules of every language (no capitalization rule: its
+        // conventions are unknown).
+        var unnamed = LanguageCopyRules()
+        unnamed.capitalization = .none
+        let empty = LanguageMatcher(unnamed)
         var findings: [CopyFinding] = []
         var read: [Int: [[MessageWord]]] = [:]
         var byKey: [String: [Int]] = [:]
