@@ -128,7 +128,7 @@ let package = Package(
             name: "PhoneNumbersTests", dependencies: ["PhoneNumbers", "FmtTesting", "phone-metadata-gen"],
             exclude: ["oracle.py", "make_vectors.py", "known-differences.json"]
         ),
-        .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore", "FmtTesting"]),
+        .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore", "FmtTesting", "CopyRules"]),
         .testTarget(name: "CopyRulesTests", dependencies: ["CopyRules", "FmtCore"]),
         .testTarget(name: "PhonePluginTests", dependencies: ["PhonePlugin", "FmtCore", "FmtTesting", "fmtd"]),
         .testTarget(
