@@ -75,7 +75,8 @@ public enum CopyChecker {
             let matcher = matchers[message.language] ?? empty
             func report(_ rule: CopyRule, _ text: String) {
                 findings.append(
-                    CopyFinding(file: message.file, key: message.key, language: message.language, rule: rule, message: text))
+                    CopyFinding(
+                        file: message.file, key: message.key, language: message.language, rule: rule, message: text))
             }
             if let text = pieces.texts.first(where: { $0.contains(where: { "!！¡".contains($0) }) }) {
                 report(.exclamation, "\"\(text.trimmed(40))\" has an exclamation mark; the copy uses none")

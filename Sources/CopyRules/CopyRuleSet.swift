@@ -81,7 +81,8 @@ public struct CopyRuleSet: Sendable, Equatable {
 
     private mutating func merge(_ path: String, _ bytes: [UInt8], mayShapeKeys: Bool) throws(DataError) {
         guard bytes.count <= Limits.maximumFileBytes else {
-            throw DataError(file: path, "is \(bytes.count) bytes; a copy rules file is at most \(Limits.maximumFileBytes)")
+            throw DataError(
+                file: path, "is \(bytes.count) bytes; a copy rules file is at most \(Limits.maximumFileBytes)")
         }
         let value: JSONValue
         do {

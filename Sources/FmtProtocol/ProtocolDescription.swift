@@ -135,6 +135,9 @@ public enum ProtocolDescription {
                     "reloads", "object",
                     "`ok`, `failed`, `lastError`, `lastDurationUs`, `lastKept`, `generation`, `loadedAtUnixSeconds` "
                         + "(when the data serving now was loaded)"),
+                Field(
+                    "copyRules", "object",
+                    "`findings` (the copy rules' warnings about the catalogues serving now) and `byRule`"),
             ], errors: "", example: #"{"op":"stats"}"#),
         Op(
             name: "address", summary: "Formats a postal address by its country's convention, in the viewer's language.",

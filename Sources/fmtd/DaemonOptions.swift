@@ -121,7 +121,8 @@ struct DaemonOptions {
                 },
                 .flag(
                     "--check",
-                    help: "load the data, print info, list the copy rules' findings on stderr, and exit (0 when it loads)",
+                    help:
+                        "load the data, print info, list the copy rules' findings on stderr, and exit (0 when it loads)",
                     \.checkOnly),
                 .flag("--strict", help: "with --check: exit 1 when the copy rules find anything", \.strict),
                 .flag("--version", help: "print the version and exit", endsParsing: true) { $0.wantsVersion = true },
@@ -199,7 +200,10 @@ struct DaemonOptions {
                             ("/usr/share/fmtd/", "the packaged data; replaced on upgrade, never edit it"),
                             ("/etc/fmtd/address-formats.d/", "local address formats (*.json)"),
                             ("/etc/fmtd/messages.d/", "sibling services' message catalogues (<service>.<lang>.json)"),
-                            ("/etc/fmtd/copy-rules.d/", "local copy rules: glossary terms, forbidden words, names (*.json)"),
+                            (
+                                "/etc/fmtd/copy-rules.d/",
+                                "local copy rules: glossary terms, forbidden words, names (*.json)"
+                            ),
                             ("/run/fmtd/fmtd.sock", "the socket, root:fmtd 0660 under systemd"),
                         ])
                     ]

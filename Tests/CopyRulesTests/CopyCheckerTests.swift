@@ -129,8 +129,14 @@ import Testing
     @Test func inflectedGlossaryTermsInEveryLanguagePass() {
         let found = Self.findings([
             ("en", "{name} updated {count, plural, one {# detail} other {# details}} of a connected service"),
-            ("nl", "{name} heeft {count, plural, one {# gegeven} other {# gegevens}} van een gekoppelde dienst bijgewerkt"),
-            ("de", "{name} hat {count, plural, one {# Angabe} other {# Angaben}} eines verbundenen Dienstes aktualisiert"),
+            (
+                "nl",
+                "{name} heeft {count, plural, one {# gegeven} other {# gegevens}} van een gekoppelde dienst bijgewerkt"
+            ),
+            (
+                "de",
+                "{name} hat {count, plural, one {# Angabe} other {# Angaben}} eines verbundenen Dienstes aktualisiert"
+            ),
         ])
         #expect(found == [])
     }
@@ -138,8 +144,10 @@ import Testing
     @Test func aGlossaryTermIsComparedWithinOneCatalogueAndKey() {
         let messages = [
             CatalogueMessage(catalogue: "a", file: "a.en.json", language: "en", key: "a.b.c", pattern: "A connection"),
-            CatalogueMessage(catalogue: "b", file: "b.nl.json", language: "nl", key: "a.b.c", pattern: "Een verbinding"),
-            CatalogueMessage(catalogue: "a", file: "a.nl.json", language: "nl", key: "a.b.d", pattern: "Een verbinding"),
+            CatalogueMessage(
+                catalogue: "b", file: "b.nl.json", language: "nl", key: "a.b.c", pattern: "Een verbinding"),
+            CatalogueMessage(
+                catalogue: "a", file: "a.nl.json", language: "nl", key: "a.b.d", pattern: "Een verbinding"),
         ]
         #expect(CopyChecker.check(messages, rules: Self.shipped) == [])
     }

@@ -67,7 +67,10 @@ import Testing
         (#"{"languages":{"nl":{"glossary":{"":"gegeven"}}}}"#, "languages.nl.glossary."),
         (#"{"languages":{"nl":{"glossary":{"{x}":"gegeven"}}}}"#, "languages.nl.glossary.{x}"),
         (#"{"languages":{"nl":{"forbidden":[{"word":"u"}]}}}"#, "languages.nl.forbidden[0].use"),
-        (#"{"languages":{"nl":{"forbidden":[{"word":"u","use":"je","case":true}]}}}"#, "languages.nl.forbidden[0].case"),
+        (
+            #"{"languages":{"nl":{"forbidden":[{"word":"u","use":"je","case":true}]}}}"#,
+            "languages.nl.forbidden[0].case"
+        ),
         (#"{"languages":{"nl":{"forbidden":["u"]}}}"#, "languages.nl.forbidden[0]"),
         (#"{"languages":{"nl":{"properNouns":["Google", 1]}}}"#, "languages.nl.properNouns"),
         (#"{"languages":{"de":{"lowercaseWords":["Der"]}}}"#, "languages.de.lowercaseWords"),
@@ -87,7 +90,8 @@ import Testing
         let big = #"{"languages":{}, "x":""# + String(repeating: " ", count: CopyRuleSet.Limits.maximumFileBytes) + "}"
         #expect(Self.problem(big)?.problem.contains("at most") == true)
         let deep = String(repeating: "[", count: 50) + String(repeating: "]", count: 50)
-        #expect(Self.problem(#"{"languages":{"nl":{"glossary":{"a":"# + deep + "}}}}")?.problem.contains("JSON") == true)
+        #expect(
+            Self.problem(#"{"languages":{"nl":{"glossary":{"a":"# + deep + "}}}}")?.problem.contains("JSON") == true)
         let long = String(repeating: "a", count: CopyRuleSet.Limits.maximumWordLength + 1)
         #expect(Self.problem(#"{"languages":{"nl":{"properNouns":[""# + long + #""]}}}"#) != nil)
         let justLongEnough = String(repeating: "a", count: CopyRuleSet.Limits.maximumWordLength)
@@ -97,7 +101,8 @@ import Testing
             let code = String(UnicodeScalar(UInt8(97 + index / 26))) + String(UnicodeScalar(UInt8(97 + index % 26)))
             return #""\#(code)":{}"#
         }
-        #expect(Self.problem(#"{"languages":{"# + languages.joined(separator: ",") + "}}")?.problem.contains("64") == true)
+        #expect(
+            Self.problem(#"{"languages":{"# + languages.joined(separator: ",") + "}}")?.problem.contains("64") == true)
         #expect(Self.problem(#"{"languages":{"# + languages.dropLast().joined(separator: ",") + "}}") == nil)
 
         let terms = (0..<CopyRuleSet.Limits.maximumEntries).map { #""term\#(Self.letters($0))":"x""# }

@@ -17,16 +17,18 @@ import Testing
             Self.words("{count, plural, offset:1 =0 {Nobody} =1 {Only {host}} one {{host} and # Other} other {Many}}")
                 == ["Nobody", "Only", "and", "Other", "Many"])
         #expect(Self.words("{count, plural, offset: 2 other {# left}}") == ["left"])
-        #expect(Self.words("{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}} place") == [
-            "st", "nd", "rd", "th", "place",
-        ])
+        #expect(
+            Self.words("{n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}} place") == [
+                "st", "nd", "rd", "th", "place",
+            ])
     }
 
     @Test func selectKeysAndNestedArgumentsAreNotText() {
         let pattern =
             "{gender, select, Female {{count, plural, one {She has # Contact} other {She has # Contacts}}} "
             + "Male {He left} other {They left}}"
-        #expect(Self.words(pattern) == ["She", "has", "Contact", "She", "has", "Contacts", "He", "left", "They", "left"])
+        #expect(
+            Self.words(pattern) == ["She", "has", "Contact", "She", "has", "Contacts", "He", "left", "They", "left"])
     }
 
     @Test func simpleArgumentStylesAreNotText() {

@@ -141,7 +141,9 @@ import Testing
     }
 
     @Test func arraysRefuseAMalformedOrMistypedEntryByIndexEvenAfterAWinner() {
-        #expect(Self.field { () throws(CoreError) in _ = try Self.resolver.resolve(array: ["nl", "de", "x"]) } == "locale[2]")
+        #expect(
+            Self.field { () throws(CoreError) in _ = try Self.resolver.resolve(array: ["nl", "de", "x"]) }
+                == "locale[2]")
         #expect(Self.field { () throws(CoreError) in _ = try Self.resolver.resolve(array: ["nl", 7]) } == "locale[1]")
         #expect(Self.field { () throws(CoreError) in _ = try Self.resolver.resolve(array: [["nl"]]) } == "locale[0]")
         // An entry holding a list is one malformed tag, not a nested list.
@@ -180,7 +182,8 @@ import Testing
         let fields = RequestFields(request)
         #expect(try fields.locale(Self.resolver).language == "nl")
         #expect(Self.field { () throws(CoreError) in _ = try fields.locale(Self.resolver, field: "bad") } == "bad[1]")
-        #expect(Self.field { () throws(CoreError) in _ = try fields.locale(Self.resolver, field: "number") } == "number")
+        #expect(
+            Self.field { () throws(CoreError) in _ = try fields.locale(Self.resolver, field: "number") } == "number")
         let nested = try RequestFields(["viewer": ["locale": "fr, x"]]).object("viewer")!
         #expect(Self.field { () throws(CoreError) in _ = try nested.locale(Self.resolver) } == "viewer.locale[1]")
     }

@@ -16,7 +16,8 @@ import Testing
             switch piece {
             case .text(let text): options = [text]
             case .placeholder: options = ["•"]
-            case .branches(let branches): options = branches.reduce(into: Set<String>()) { $0.formUnion(renderings($1)) }
+            case .branches(let branches):
+                options = branches.reduce(into: Set<String>()) { $0.formUnion(renderings($1)) }
             }
             results = Set(results.flatMap { prefix in options.map { prefix + $0 } })
         }
