@@ -68,39 +68,46 @@ public final class LocaleResolver: Sendable {
         self.available = available
     }
 
+    /// The longest key the cache keeps, in bytes: a single tag (at most 128 bytes) always fits, as do the lists
+    /// browsers and services send; a longer list is resolved afresh each time, so 4,096 hostile lists of 32 long
+    /// tags cannot pin megabytes of keys.
+    static let longestCachedKey = 256
+
+    /// How many resolutions the cache holds (for tests of its bound).
+    var cachedCount: Int { cache.count }
+
     /// Resolves a tag, or an `Accept-Language` value (`fr-CH, fr;q=0.9, de;q=0.7`), from a request field; a
     /// malformed tag is `invalid_field` naming that field, a malformed element of a list naming it by index
     /// (`locale[2]`).
     public func resolve(_ text: String, field: String = "locale") throws(CoreError) -> ResolvedLocale {
-        let resolved = try cache.value(for: WireName(text)) { () throws(CoreError) -> ResolvedLocale? in
+        let make = { () throws(CoreError) -> ResolvedLocale in
             if LocalePriorityList.isAcceptLanguage(text) {
-                return resolve(try LocalePriorityList(acceptLanguage: text, field: field))
+                return self.resolve(try LocalePriorityList(acceptLanguage: text, field: field))
             }
             guard let tag = LanguageTag(parsing: text) else {
                 throw .invalidField(
                     field, message: "\"\(text.prefix(64))\" is not a well-formed language tag (e.g. nl-BE).")
             }
-            return resolve(tag)
+            return self.resolve(tag)
         }
+        guard text.utf8.count <= Self.longestCachedKey else { return try make() }
         // `make` never answers nil, so neither does the cache.
-        return resolved!
+        return try cache.value(for: WireName(text), orMake: make)!
     }
 
     /// Resolves a JSON array of tags in priority order (`[null, "nl"]`); `field` names the array in errors.
     public func resolve(array values: [JSONValue], field: String = "locale") throws(CoreError) -> ResolvedLocale {
+        let list = try LocalePriorityList(array: values, field: field)
         // Keyed by each entry's length and text, so no two arrays (and no string) share a key.
         var key = "\u{1}"
         for value in values {
             switch value {
             case .string(let text): key += "\(text.utf8.count):\(text)"
-            case .null: key += "-"
-            default: key += "?"
+            default: key += "-"
             }
         }
-        let resolved = try cache.value(for: WireName(key)) { () throws(CoreError) -> ResolvedLocale? in
-            resolve(try LocalePriorityList(array: values, field: field))
-        }
-        return resolved!
+        guard key.utf8.count <= Self.longestCachedKey else { return resolve(list) }
+        return cache.value(for: WireName(key)) { () -> ResolvedLocale? in resolve(list) }!
     }
 
     public func resolve(_ tag: LanguageTag) -> ResolvedLocale {

@@ -1,5 +1,6 @@
-import FmtCore
 import Testing
+
+@testable import FmtCore
 
 /// Priority lists: a JSON array of tags or an `Accept-Language` value, resolved to the first entry whose language
 /// is supported, with the winner's region or else the first region any entry names.
@@ -173,6 +174,22 @@ import Testing
         // Many empty elements within the byte limit are skipped.
         let commas = String(repeating: ",", count: 900)
         #expect(try Self.resolver.resolve(commas + "nl").index == 900)
+    }
+
+    @Test func longListsResolveWithoutFillingTheCache() throws {
+        let resolver = LocaleResolver(supported: ["en", "nl", "de"])
+        let before = resolver.cachedCount
+        for index in 0..<100 {
+            let entries: [JSONValue] =
+                (0..<31).map { _ in "zh-Hant-TW-u-co-stroke" } + [index.isMultiple(of: 2) ? "nl" : "de"]
+            let header = entries.compactMap(\.stringValue).joined(separator: ", ") + ";q=0.\(index % 9 + 1)"
+            #expect(try resolver.resolve(array: entries).language == (index.isMultiple(of: 2) ? "nl" : "de"))
+            #expect(try resolver.resolve(header).language == (index.isMultiple(of: 2) ? "nl" : "de"))
+        }
+        #expect(resolver.cachedCount == before)
+        _ = try resolver.resolve(array: [.null, "nl"])
+        _ = try resolver.resolve("nl-BE, nl;q=0.9")
+        #expect(resolver.cachedCount == before + 2)
     }
 
     // MARK: - The field reader
