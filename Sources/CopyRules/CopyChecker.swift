@@ -51,6 +51,10 @@ public struct CopyFinding: Sendable, Equatable, CustomStringConvertible {
 /// Checks catalogue messages against copy rules, on the text a user reads. Pure: it takes the loaded messages
 /// and rules and returns the findings, in catalogue file and key order.
 public enum CopyChecker {
+    static func isExclamation(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "!" || scalar == "\u{FF01}" || scalar == "\u{A1}"
+    }
+
     public static func check(_ messages: [CatalogueMessage], rules: CopyRuleSet) -> [CopyFinding] {
         let matchers = rules.languages.mapValues(LanguageMatcher.init)
         // A language the rules do not name gets only the rules of every language (no capitalization rule: its
@@ -59,40 +63,34 @@ public enum CopyChecker {
         unnamed.capitalization = .none
         let empty = LanguageMatcher(unnamed)
         var findings: [CopyFinding] = []
-        var read: [Int: [[MessageWord]]] = [:]
         var byKey: [String: [Int]] = [:]
         for (index, message) in messages.enumerated() {
             byKey[message.catalogue + "\u{0}" + message.key, default: []].append(index)
         }
-        func runs(_ index: Int) -> [[MessageWord]] {
-            if let cached = read[index] { return cached }
-            let runs = MessagePiece.parse(messages[index].pattern).wordRuns
-            read[index] = runs
-            return runs
-        }
+        // Each pattern parsed once; its words lower-cased once, for the glossary.
+        let texts = messages.map { ReadText(MessagePiece.parse($0.pattern)) }
         for (index, message) in messages.enumerated() {
-            let pieces = MessagePiece.parse(message.pattern)
+            let text = texts[index]
             let matcher = matchers[message.language] ?? empty
-            func report(_ rule: CopyRule, _ text: String) {
+            func report(_ rule: CopyRule, _ detail: String) {
                 findings.append(
                     CopyFinding(
-                        file: message.file, key: message.key, language: message.language, rule: rule, message: text))
+                        file: message.file, key: message.key, language: message.language, rule: rule, message: detail))
             }
-            if let text = pieces.texts.first(where: { $0.contains(where: { "!！¡".contains($0) }) }) {
-                report(.exclamation, "\"\(text.trimmed(40))\" has an exclamation mark; the copy uses none")
+            if let piece = text.pieces.texts.first(where: { $0.unicodeScalars.contains(where: Self.isExclamation) }) {
+                report(.exclamation, "\"\(piece.trimmed(40))\" has an exclamation mark; the copy uses none")
             }
-            let words = runs(index)
-            if let word = matcher.titleCased(in: words) {
+            if let word = matcher.titleCased(in: text.runs) {
                 report(
                     .titleCase,
                     "\"\(word)\" is capitalized inside a sentence; write sentence case (or list the name in properNouns)"
                 )
             }
-            for forbidden in matcher.forbidden(in: words) {
+            for forbidden in matcher.forbidden(in: text) {
                 report(.forbiddenWord, "uses \"\(forbidden.text)\"; write \"\(forbidden.use)\"")
             }
             if message.language == "en" {
-                let segments = message.key.split(separator: ".", omittingEmptySubsequences: false).count
+                let segments = message.key.utf8.count { $0 == UInt8(ascii: ".") } + 1
                 if !rules.keySegments.contains(segments) {
                     report(
                         .keyShape,
@@ -104,17 +102,14 @@ public enum CopyChecker {
         // Glossary: per key, the English text's terms against each translation of the same catalogue.
         let english = matchers["en"] ?? empty
         for (index, message) in messages.enumerated() where message.language != "en" {
-            guard let matcher = matchers[message.language], !matcher.rules.glossaryOrder.isEmpty,
+            guard let matcher = matchers[message.language], !matcher.glossary.isEmpty,
                 let source = byKey[message.catalogue + "\u{0}" + message.key]?.first(where: {
                     messages[$0].language == "en"
                 })
             else { continue }
-            let englishRuns = runs(source)
-            let translated = runs(index)
-            for term in matcher.rules.glossaryOrder {
-                guard let translation = matcher.rules.glossary[term],
-                    english.contains(term, in: englishRuns, inflections: english.rules.inflections),
-                    !matcher.contains(translation, in: translated, inflections: matcher.rules.inflections)
+            for (term, englishWords, translation, translatedWords) in matcher.glossary {
+                guard english.contains(englishWords, in: texts[source].lowered),
+                    !matcher.contains(translatedWords, in: texts[index].lowered)
                 else { continue }
                 findings.append(
                     CopyFinding(
@@ -133,17 +128,45 @@ public enum CopyChecker {
     }
 }
 
+/// A pattern as the rules read it: its pieces, its word runs, and the runs' words in lower case.
+struct ReadText {
+    let pieces: [MessagePiece]
+    let runs: [[MessageWord]]
+    let lowered: [[String]]
+
+    init(_ pieces: [MessagePiece]) {
+        self.pieces = pieces
+        runs = pieces.wordRuns
+        lowered = runs.map { $0.map { $0.text.lowercased() } }
+    }
+}
+
 /// One language's rules, prepared for matching words.
 struct LanguageMatcher {
     let rules: LanguageCopyRules
     /// Proper nouns and glossary terms as spelled, split into words: capitals inside them are allowed.
     let allowed: [[String]]
+    /// The forbidden words, each with its words in lower case.
+    let forbiddenWords: [(word: ForbiddenWord, lowered: [String])]
+    /// The glossary in definition order: the English term and this language's, each with its words in lower case.
+    let glossary: [(term: String, englishWords: [String], translation: String, translatedWords: [String])]
 
     init(_ rules: LanguageCopyRules) {
         self.rules = rules
-        let terms = rules.properNouns + Array(rules.glossary.keys) + Array(rules.glossary.values)
-        allowed = terms.map { term in [MessagePiece.text(term)].wordRuns.flatMap { $0.map(\.text) } }
-            .filter { !$0.isEmpty }
+        let terms = rules.properNouns + rules.glossaryOrder + rules.glossaryOrder.compactMap { rules.glossary[$0] }
+        allowed = terms.map(Self.words).filter { !$0.isEmpty }
+        forbiddenWords = rules.forbidden.map { ($0, $0.words.map { $0.lowercased() }) }
+        glossary = rules.glossaryOrder.compactMap { term in
+            guard let translation = rules.glossary[term] else { return nil }
+            return (
+                term, Self.words(term).map { $0.lowercased() }, translation,
+                Self.words(translation).map { $0.lowercased() }
+            )
+        }
+    }
+
+    static func words(_ term: String) -> [String] {
+        [MessagePiece.text(term)].wordRuns.flatMap { $0.map(\.text) }
     }
 
     /// The first word capitalized inside a sentence that the language's capitalization does not allow.
@@ -169,27 +192,32 @@ struct LanguageMatcher {
     }
 
     /// The forbidden words the text uses, each once.
-    func forbidden(in runs: [[MessageWord]]) -> [ForbiddenWord] {
-        rules.forbidden.filter { forbidden in
-            runs.contains { run in
-                Self.occurrences(of: forbidden.words, in: run, caseSensitive: forbidden.matchCase).contains {
+    func forbidden(in text: ReadText) -> [ForbiddenWord] {
+        forbiddenWords.filter { forbidden, lowered in
+            text.runs.indices.contains { run in
+                let words = text.runs[run]
+                guard words.count >= lowered.count else { return false }
+                return (0...(words.count - lowered.count)).contains { start in
+                    let matches = lowered.indices.allSatisfy { offset in
+                        forbidden.matchCase
+                            ? words[start + offset].text == forbidden.words[offset]
+                            : text.lowered[run][start + offset] == lowered[offset]
+                    }
                     // Capitals carry no meaning at the start of a sentence: `Sie` there may be "she".
-                    !(forbidden.matchCase && run[$0].opensSentence)
+                    return matches && !(forbidden.matchCase && words[start].opensSentence)
                 }
             }
-        }
+        }.map(\.word)
     }
 
-    /// Whether the term occurs in any run, any case, each word whole or with one of `inflections` added (after
-    /// dropping one the term ends with: `verbundener` → `verbundene`, `verbundenen`).
-    func contains(_ term: String, in runs: [[MessageWord]], inflections: [String]) -> Bool {
-        let words = [MessagePiece.text(term)].wordRuns.flatMap { $0.map { $0.text.lowercased() } }
+    /// Whether the term's words (lower case) occur in any run, each word whole or with one of the language's
+    /// inflections added (after dropping one the term ends with: `verbundener` → `verbundene`, `verbundenen`).
+    func contains(_ words: [String], in runs: [[String]]) -> Bool {
         guard !words.isEmpty else { return false }
         return runs.contains { run in
             guard run.count >= words.count else { return false }
-            let lowered = run.map { $0.text.lowercased() }
             return (0...(run.count - words.count)).contains { start in
-                words.indices.allSatisfy { Self.inflected(lowered[start + $0], of: words[$0], inflections) }
+                words.indices.allSatisfy { Self.inflected(run[start + $0], of: words[$0], rules.inflections) }
             }
         }
     }
@@ -218,9 +246,14 @@ struct LanguageMatcher {
 
     /// A capital followed by a small letter: `Contacts`, not `PDF`, `I` or `iCloud`.
     static func isCapitalized(_ word: String) -> Bool {
-        var characters = word.makeIterator()
-        guard let first = characters.next(), first.isUppercase, let second = characters.next() else { return false }
-        return second.isLowercase
+        var scalars = word.unicodeScalars.makeIterator()
+        guard let first = scalars.next(), first.properties.isUppercase || first.properties.generalCategory == .titlecaseLetter
+        else { return false }
+        while let next = scalars.next() {
+            if case .mark = WordScalar(next) { continue }
+            return next.properties.isLowercase
+        }
+        return false
     }
 }
 

@@ -65,33 +65,79 @@ extension [MessagePiece] {
 
     private static func words(_ text: String, opensSentence state: inout Bool) -> [MessageWord] {
         var words: [MessageWord] = []
-        var current = ""
-        var pendingJoiner: Character?
+        var current = String.UnicodeScalarView()
+        var pendingJoiner: Unicode.Scalar?
         func finish() {
             if !current.isEmpty {
-                words.append(MessageWord(text: current, opensSentence: state))
+                words.append(MessageWord(text: String(current), opensSentence: state))
                 state = false
             }
-            current = ""
+            current = String.UnicodeScalarView()
             pendingJoiner = nil
         }
-        for character in text {
-            if character.isLetter || character.isNumber {
+        for scalar in text.unicodeScalars {
+            switch WordScalar(scalar) {
+            case .letter:
                 if let joiner = pendingJoiner {
                     current.append(joiner)
                     pendingJoiner = nil
                 }
-                current.append(character)
-            } else if !current.isEmpty && pendingJoiner == nil && "'’-".contains(character) {
+                current.append(scalar)
+            case .mark where !current.isEmpty && pendingJoiner == nil:
+                current.append(scalar)
+            case .joiner where !current.isEmpty && pendingJoiner == nil:
                 // Inside a word (`don't`, `e-mail`) only when a letter follows.
-                pendingJoiner = character
-            } else {
+                pendingJoiner = scalar
+            case .stop:
                 finish()
-                if ".?!:…\n".contains(character) || character == "！" || character == "？" { state = true }
+                state = true
+            default:
+                finish()
             }
         }
         finish()
         return words
+    }
+}
+
+/// What a scalar is to the word splitter; ASCII without a property lookup.
+enum WordScalar {
+    /// A letter or digit: part of a word.
+    case letter
+    /// A combining mark: part of the word it follows (a decomposed `é`).
+    case mark
+    /// `'`, `’` or `-`: inside a word when a letter follows.
+    case joiner
+    /// Ends a sentence: `.`, `?`, `!`, `:`, `…`, a line break, full-width `！` and `？`.
+    case stop
+    /// Anything else: ends a word.
+    case other
+
+    init(_ scalar: Unicode.Scalar) {
+        switch scalar.value {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: self = .letter
+        case 0x27, 0x2D, 0x2019: self = .joiner
+        case 0x2E, 0x3F, 0x21, 0x3A, 0x0A, 0x2026, 0xFF01, 0xFF1F: self = .stop
+        case 0..<0x80: self = .other
+        default:
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
+                .letterNumber, .otherNumber:
+                self = .letter
+            case .nonspacingMark, .spacingMark, .enclosingMark: self = .mark
+            default: self = .other
+            }
+        }
+    }
+}
+
+extension Unicode.Scalar {
+    /// ICU's Pattern_White_Space, which separates MessageFormat syntax: a fixed set, so no property lookup.
+    var isPatternSpace: Bool {
+        switch value {
+        case 0x09...0x0D, 0x20, 0x85, 0x200E, 0x200F, 0x2028, 0x2029: true
+        default: false
+        }
     }
 }
 
@@ -210,10 +256,10 @@ private struct Parser {
     }
 
     /// Characters up to white space or one of `stops`, without leading white space.
-    mutating func token(stoppingAt stops: Set<Unicode.Scalar>) -> String {
+    mutating func token(stoppingAt stops: [Unicode.Scalar]) -> String {
         skipSpace()
         var text = String.UnicodeScalarView()
-        while let scalar = peek(), !stops.contains(scalar), !scalar.properties.isPatternWhitespace {
+        while let scalar = peek(), !stops.contains(scalar), !scalar.isPatternSpace {
             text.append(scalar)
             index += 1
         }
@@ -221,7 +267,7 @@ private struct Parser {
     }
 
     mutating func skipSpace() {
-        while let scalar = peek(), scalar.properties.isPatternWhitespace { index += 1 }
+        while let scalar = peek(), scalar.isPatternSpace { index += 1 }
     }
 
     /// Past the `}` that closes the argument being read, counting nested braces and skipping quoted text.
