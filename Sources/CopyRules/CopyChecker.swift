@@ -55,6 +55,38 @@ public enum CopyChecker {
         scalar == "!" || scalar == "\u{FF01}" || scalar == "\u{A1}"
     }
 
+    /// The rules of one message alone: exclamation marks, Title Case, forbidden words, the key's shape.
+    static func check(
+        _ message: CatalogueMessage, _ text: ReadText, matcher: LanguageMatcher, rules: CopyRuleSet
+    ) -> [CopyFinding] {
+        var findings: [CopyFinding] = []
+        func report(_ rule: CopyRule, _ detail: String) {
+            findings.append(
+                CopyFinding(file: message.file, key: message.key, language: message.language, rule: rule, message: detail))
+        }
+        if let piece = text.pieces.texts.first(where: { $0.unicodeScalars.contains(where: isExclamation) }) {
+            report(.exclamation, "\"\(piece.trimmed(40))\" has an exclamation mark; the copy uses none")
+        }
+        if let word = matcher.titleCased(in: text.runs) {
+            report(
+                .titleCase,
+                "\"\(word)\" is capitalized inside a sentence; write sentence case (or list the name in properNouns)")
+        }
+        for forbidden in matcher.forbidden(in: text) {
+            report(.forbiddenWord, "uses \"\(forbidden.text)\"; write \"\(forbidden.use)\"")
+        }
+        if message.language == "en" {
+            let segments = message.key.utf8.count { $0 == UInt8(ascii: ".") } + 1
+            if !rules.keySegments.contains(segments) {
+                report(
+                    .keyShape,
+                    "the key has \(segments) segments; keys are screen.element.variant "
+                        + "(\(rules.keySegments.lowerBound) to \(rules.keySegments.upperBound) segments)")
+            }
+        }
+        return findings
+    }
+
     public static func check(_ messages: [CatalogueMessage], rules: CopyRuleSet) -> [CopyFinding] {
         let matchers = rules.languages.mapValues(LanguageMatcher.init)
         // A language the rules do not name gets only the rules of every language (no capitalization rule: its
@@ -63,58 +95,37 @@ public enum CopyChecker {
         unnamed.capitalization = .none
         let empty = LanguageMatcher(unnamed)
         var findings: [CopyFinding] = []
-        var byKey: [String: [Int]] = [:]
+        // One key's messages at a time (its languages, within its catalogue), so only one key's words are held.
+        var groups: [String: [Int]] = [:]
+        var groupOrder: [String] = []
         for (index, message) in messages.enumerated() {
-            byKey[message.catalogue + "\u{0}" + message.key, default: []].append(index)
+            let name = message.catalogue + "\u{0}" + message.key
+            if groups[name] == nil { groupOrder.append(name) }
+            groups[name, default: []].append(index)
         }
-        // Each pattern parsed once; its words lower-cased once, for the glossary.
-        let texts = messages.map { ReadText(MessagePiece.parse($0.pattern)) }
-        for (index, message) in messages.enumerated() {
-            let text = texts[index]
-            let matcher = matchers[message.language] ?? empty
-            func report(_ rule: CopyRule, _ detail: String) {
-                findings.append(
-                    CopyFinding(
-                        file: message.file, key: message.key, language: message.language, rule: rule, message: detail))
-            }
-            if let piece = text.pieces.texts.first(where: { $0.unicodeScalars.contains(where: Self.isExclamation) }) {
-                report(.exclamation, "\"\(piece.trimmed(40))\" has an exclamation mark; the copy uses none")
-            }
-            if let word = matcher.titleCased(in: text.runs) {
-                report(
-                    .titleCase,
-                    "\"\(word)\" is capitalized inside a sentence; write sentence case (or list the name in properNouns)"
-                )
-            }
-            for forbidden in matcher.forbidden(in: text) {
-                report(.forbiddenWord, "uses \"\(forbidden.text)\"; write \"\(forbidden.use)\"")
-            }
-            if message.language == "en" {
-                let segments = message.key.utf8.count { $0 == UInt8(ascii: ".") } + 1
-                if !rules.keySegments.contains(segments) {
-                    report(
-                        .keyShape,
-                        "the key has \(segments) segments; keys are screen.element.variant "
-                            + "(\(rules.keySegments.lowerBound) to \(rules.keySegments.upperBound) segments)")
-                }
-            }
-        }
-        // Glossary: per key, the English text's terms against each translation of the same catalogue.
         let english = matchers["en"] ?? empty
-        for (index, message) in messages.enumerated() where message.language != "en" {
-            guard let matcher = matchers[message.language], !matcher.glossary.isEmpty,
-                let source = byKey[message.catalogue + "\u{0}" + message.key]?.first(where: {
-                    messages[$0].language == "en"
-                })
-            else { continue }
-            for (term, englishWords, translation, translatedWords) in matcher.glossary {
-                guard english.contains(englishWords, in: texts[source].lowered),
-                    !matcher.contains(translatedWords, in: texts[index].lowered)
-                else { continue }
-                findings.append(
-                    CopyFinding(
-                        file: message.file, key: message.key, language: message.language, rule: .glossary,
-                        message: "the English text says \"\(term)\"; the glossary's term here is \"\(translation)\""))
+        for name in groupOrder {
+            let members = groups[name] ?? []
+            let texts = members.map { ReadText(MessagePiece.parse(messages[$0].pattern)) }
+            for (member, index) in members.enumerated() {
+                let message = messages[index]
+                findings += check(message, texts[member], matcher: matchers[message.language] ?? empty, rules: rules)
+            }
+            // Glossary: the English text's terms against each translation.
+            guard let source = members.firstIndex(where: { messages[$0].language == "en" }) else { continue }
+            for (member, index) in members.enumerated() where messages[index].language != "en" {
+                let message = messages[index]
+                guard let matcher = matchers[message.language] else { continue }
+                for (term, englishWords, translation, translatedWords) in matcher.glossary {
+                    guard english.contains(englishWords, in: texts[source].lowered),
+                        !matcher.contains(translatedWords, in: texts[member].lowered)
+                    else { continue }
+                    findings.append(
+                        CopyFinding(
+                            file: message.file, key: message.key, language: message.language, rule: .glossary,
+                            message:
+                                "the English text says \"\(term)\"; the glossary's term here is \"\(translation)\""))
+                }
             }
         }
         let order = Dictionary(messages.enumerated().map { ($0.element.file + "\u{0}" + $0.element.key, $0.offset) }) {

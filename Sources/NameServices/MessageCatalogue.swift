@@ -178,8 +178,6 @@ struct MessageCatalogue: Sendable {
     let files: [String]
     /// SHA-256 over every catalogue file's path and bytes.
     let checksum: String
-    /// Every message as written, in load order (file by file, keys in file order), for the copy rules.
-    let messages: [CatalogueMessage]
 
     /// One language file of one catalogue before compilation.
     private struct SourceFile {
@@ -189,7 +187,9 @@ struct MessageCatalogue: Sendable {
         let bytes: [UInt8]
     }
 
-    init(loading data: DataStore) throws(DataError) {
+    /// Loads every catalogue; `messages` receives every message as written, in load order (file by file, keys in
+    /// file order), for the copy rules, and is not kept.
+    init(loading data: DataStore, messages: inout [CatalogueMessage]) throws(DataError) {
         var sources: [SourceFile] = []
         for path in try data.list("messages") {
             let language = String(path.dropFirst("messages/".count).dropLast(".json".count))
@@ -221,7 +221,6 @@ struct MessageCatalogue: Sendable {
             byCatalogue[source.catalogue, default: []].append(source)
         }
         var entries: [String: CatalogueEntry] = [:]
-        var messages: [CatalogueMessage] = []
         for catalogue in catalogueOrder {
             let (loaded, texts) = try Self.load(catalogue: byCatalogue[catalogue] ?? [])
             messages += texts
@@ -233,7 +232,6 @@ struct MessageCatalogue: Sendable {
             }
         }
         self.entries = entries
-        self.messages = messages
     }
 
     /// Loads one catalogue's language files: English is required, every language has the same keys, every

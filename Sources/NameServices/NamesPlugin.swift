@@ -27,8 +27,9 @@ public struct NamesPlugin: FormatterPlugin {
 
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
         resolver = environment.resolver
-        catalogue = try MessageCatalogue(loading: data)
-        copyFindings = CopyChecker.check(catalogue.messages, rules: try Self.copyRules(data))
+        var messages: [CatalogueMessage] = []
+        catalogue = try MessageCatalogue(loading: data, messages: &messages)
+        copyFindings = CopyChecker.check(messages, rules: try Self.copyRules(data))
         longestKey = catalogue.entries.keys.map(\.utf8.count).max() ?? 0
         let supported = resolver.supported
         languages = .array(
