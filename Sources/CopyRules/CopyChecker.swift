@@ -62,7 +62,8 @@ public enum CopyChecker {
         var findings: [CopyFinding] = []
         func report(_ rule: CopyRule, _ detail: String) {
             findings.append(
-                CopyFinding(file: message.file, key: message.key, language: message.language, rule: rule, message: detail))
+                CopyFinding(
+                    file: message.file, key: message.key, language: message.language, rule: rule, message: detail))
         }
         if let piece = text.pieces.texts.first(where: { $0.unicodeScalars.contains(where: isExclamation) }) {
             report(.exclamation, "\"\(piece.trimmed(40))\" has an exclamation mark; the copy uses none")
@@ -94,7 +95,8 @@ public enum CopyChecker {
         var unnamed = LanguageCopyRules()
         unnamed.capitalization = .none
         let empty = LanguageMatcher(unnamed)
-        var findings: [CopyFinding] = []
+        // With the index of the message each is about, to list them in load order.
+        var findings: [(message: Int, finding: CopyFinding)] = []
         // One key's messages at a time (its languages, within its catalogue), so only one key's words are held.
         var groups: [String: [Int]] = [:]
         var groupOrder: [String] = []
@@ -110,6 +112,7 @@ public enum CopyChecker {
             for (member, index) in members.enumerated() {
                 let message = messages[index]
                 findings += check(message, texts[member], matcher: matchers[message.language] ?? empty, rules: rules)
+                    .map { (index, $0) }
             }
             // Glossary: the English text's terms against each translation.
             guard let source = members.firstIndex(where: { messages[$0].language == "en" }) else { continue }
@@ -120,22 +123,16 @@ public enum CopyChecker {
                     guard english.contains(englishWords, in: texts[source].lowered),
                         !matcher.contains(translatedWords, in: texts[member].lowered)
                     else { continue }
-                    findings.append(
-                        CopyFinding(
-                            file: message.file, key: message.key, language: message.language, rule: .glossary,
-                            message:
-                                "the English text says \"\(term)\"; the glossary's term here is \"\(translation)\""))
+                    let finding = CopyFinding(
+                        file: message.file, key: message.key, language: message.language, rule: .glossary,
+                        message: "the English text says \"\(term)\"; the glossary's term here is \"\(translation)\"")
+                    findings.append((index, finding))
                 }
             }
         }
-        let order = Dictionary(messages.enumerated().map { ($0.element.file + "\u{0}" + $0.element.key, $0.offset) }) {
-            first, _ in first
-        }
-        return findings.enumerated().sorted { a, b in
-            let left = order[a.element.file + "\u{0}" + a.element.key] ?? 0
-            let right = order[b.element.file + "\u{0}" + b.element.key] ?? 0
-            return left != right ? left < right : a.offset < b.offset
-        }.map(\.element)
+        return findings.enumerated().sorted {
+            $0.element.message != $1.element.message ? $0.element.message < $1.element.message : $0.offset < $1.offset
+        }.map(\.element.finding)
     }
 }
 
@@ -258,7 +255,8 @@ struct LanguageMatcher {
     /// A capital followed by a small letter: `Contacts`, not `PDF`, `I` or `iCloud`.
     static func isCapitalized(_ word: String) -> Bool {
         var scalars = word.unicodeScalars.makeIterator()
-        guard let first = scalars.next(), first.properties.isUppercase || first.properties.generalCategory == .titlecaseLetter
+        guard let first = scalars.next(),
+            first.properties.isUppercase || first.properties.generalCategory == .titlecaseLetter
         else { return false }
         while let next = scalars.next() {
             if case .mark = WordScalar(next) { continue }
