@@ -117,16 +117,19 @@ import Testing
         let local = #"{"languages": {"en": {"forbidden": [{"word": "click here", "use": "select"}]}}}"#
         let rules = try CopyRuleSet(
             shipped: ("copy-rules.json", shipped), local: [("/etc/fmtd/copy-rules.d/web.json", Array(local.utf8))])
-        func rules(_ pattern: String) -> [CopyRule] {
+        func found(_ pattern: String) -> [CopyRule] {
             CopyChecker.check(
-                [CatalogueMessage(catalogue: "web", file: "web.en.json", language: "en", key: "web.a.b", pattern: pattern)],
+                [
+                    CatalogueMessage(
+                        catalogue: "web", file: "web.en.json", language: "en", key: "web.a.b", pattern: pattern)
+                ],
                 rules: rules
             ).map(\.rule)
         }
-        #expect(rules("To see it, click here") == [.forbiddenWord])
-        #expect(rules("{count, plural, one {Click here} other {Click Here}}") == [.titleCase, .forbiddenWord])
-        #expect(rules("Click the link here") == [])
-        #expect(rules("Here you can click") == [])
+        #expect(found("To see it, click here") == [.forbiddenWord])
+        #expect(found("{count, plural, one {Click here} other {Click Here}}") == [.titleCase, .forbiddenWord])
+        #expect(found("Click the link here") == [])
+        #expect(found("Here you can click") == [])
     }
 
     // MARK: - Glossary

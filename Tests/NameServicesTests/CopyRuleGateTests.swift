@@ -1,5 +1,6 @@
 import CopyRules
 import FmtCore
+import FmtTesting
 import Foundation
 import Testing
 
@@ -57,7 +58,7 @@ import Testing
 
     static var shippedPatterns: [String] {
         ["en", "nl", "de"].flatMap { language -> [String] in
-            let path = Fixture.dataDirectory + "/messages/\(language).json"
+            let path = Paths.dataDirectory + "/messages/\(language).json"
             guard let data = FileManager.default.contents(atPath: path),
                 let object = try? JSONReader.parse(Array(data)).objectValue
             else { return [] }
@@ -86,44 +87,41 @@ import Testing
         }
     }
 
-    @Test func theShippedCataloguesPassTheShippedRules() {
-        #expect(Fixture.plugin.copyFindings == [])
+    @Test func theShippedCataloguesPassTheShippedRules() throws {
+        #expect(try loadPlugin(NamesPlugin.self).copyFindings == [])
     }
 
     @Test func aServiceCatalogueIsCheckedWithItsOwnTerms() throws {
-        let config = try Fixture.directory([
+        let config = try TemporaryDirectory([
             "messages.d/billing.en.json": #"{"billing.invoice.sent": "Your invoice was sent"}"#,
             "messages.d/billing.nl.json": #"{"billing.invoice.sent": "Uw rekening is verstuurd!"}"#,
             "copy-rules.d/billing.json": #"{"languages": {"nl": {"glossary": {"invoice": "factuur"}}}}"#,
         ])
-        defer { try? FileManager.default.removeItem(atPath: config) }
-        let plugin = try Fixture.load(dataDirectory: Fixture.dataDirectory, configDirectory: config)
+        let plugin = try loadPlugin(NamesPlugin.self, configDirectory: config.path)
         #expect(plugin.copyFindings.map(\.rule) == [.exclamation, .forbiddenWord, .glossary])
-        #expect(plugin.copyFindings.allSatisfy { $0.file == config + "/messages.d/billing.nl.json" })
+        #expect(plugin.copyFindings.allSatisfy { $0.file == config.path + "/messages.d/billing.nl.json" })
         #expect(plugin.copyFindings.allSatisfy { $0.key == "billing.invoice.sent" && $0.language == "nl" })
         // Findings are warnings: the message still renders.
-        let answer = try Fixture.call(#"{"op":"message","key":"billing.invoice.sent","locale":"nl"}"#, plugin: plugin)
+        let answer = try plugin.answer(#"{"op":"message","key":"billing.invoice.sent","locale":"nl"}"#)
         #expect(answer["text"] == "Uw rekening is verstuurd!")
     }
 
     @Test func aMalformedLocalRulesFileRefusesTheLoadNamingIt() throws {
-        let config = try Fixture.directory(["copy-rules.d/broken.json": #"{"languages": {"nl": {"glossary": 5}}}"#])
-        defer { try? FileManager.default.removeItem(atPath: config) }
+        let config = try TemporaryDirectory(["copy-rules.d/broken.json": #"{"languages": {"nl": {"glossary": 5}}}"#])
         #expect {
-            try Fixture.load(dataDirectory: Fixture.dataDirectory, configDirectory: config)
+            try loadPlugin(NamesPlugin.self, configDirectory: config.path)
         } throws: { error in
-            (error as? DataError)?.file == config + "/copy-rules.d/broken.json"
+            (error as? DataError)?.file == config.path + "/copy-rules.d/broken.json"
                 && (error as? DataError)?.field == "languages.nl.glossary"
         }
     }
 
     @Test func dataWithoutACopyRulesFileLoadsWithTheRulesEveryLanguageHas() throws {
-        let data = try Fixture.directory([
+        let data = try TemporaryDirectory([
             "messages/en.json": #"{"app.greeting.hello": "Hello {name}!"}"#,
             "translations/en.json": "{}",
         ])
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        let plugin = try Fixture.load(dataDirectory: data, configDirectory: nil)
+        let plugin = try loadPlugin(NamesPlugin.self, dataDirectory: data.path)
         #expect(plugin.copyFindings.map(\.rule) == [.exclamation])
     }
 }

@@ -54,20 +54,20 @@ import Testing
     }
 
     @Test func aPriorityListReportsTheEntryThatWonBesideTheMatch() throws {
-        let response = try Fixture.call(#"{"op":"language","tag":["fr", null, "nl-BE", "de"]}"#)
+        let response = try shipped.answer(#"{"op":"language","tag":["fr", null, "nl-BE", "de"]}"#)
         #expect(
             response == [
                 "language": "nl", "match": "base", "index": 2, "locale": "nl-BE", "supported": ["en", "nl", "de"],
             ])
-        let none = try Fixture.call(#"{"op":"language","tag":"fr-FR, es;q=0.5"}"#)
+        let none = try shipped.answer(#"{"op":"language","tag":"fr-FR, es;q=0.5"}"#)
         #expect(none["index"] == .null)
         #expect(none["locale"] == "en-FR")
         // A single tag is not a list: no index, as before lists existed.
-        #expect(try Fixture.call(#"{"op":"language","tag":"nl"}"#)["index"] == nil)
+        #expect(try shipped.answer(#"{"op":"language","tag":"nl"}"#)["index"] == nil)
     }
 
     @Test func aMalformedListEntryIsNamedByIndexOnTag() {
-        #expect(Fixture.failure(#"{"op":"language","tag":["nl","en--GB"]}"#)?.field == "tag[1]")
-        #expect(Fixture.failure(#"{"op":"language","tag":"nl, de;q=1.1"}"#)?.field == "tag[1]")
+        #expect(shipped.failure(#"{"op":"language","tag":["nl","en--GB"]}"#)?.field == "tag[1]")
+        #expect(shipped.failure(#"{"op":"language","tag":"nl, de;q=1.1"}"#)?.field == "tag[1]")
     }
 }
