@@ -81,7 +81,10 @@ let package = Package(
             exclude: ["debian"]
         ),
         .target(name: "PhonePlugin", dependencies: ["PhoneNumbers", "FmtCore"]),
-        .target(name: "NameServices", dependencies: ["FmtCore", "CICU"]),
+        .target(name: "NameServices", dependencies: ["FmtCore", "CICU", "CopyRules"]),
+        // The product's copy rules (sentence case, no exclamation marks, informal address, the glossary) checked
+        // on every catalogue message at load; pure: messages and rules in, findings out.
+        .target(name: "CopyRules", dependencies: ["FmtCore"]),
 
         // data/ embedded at build time, so the daemon runs with nothing installed.
         .target(name: "EmbeddedData", plugins: ["EmbedData"]),
@@ -93,7 +96,7 @@ let package = Package(
             name: "FmtHost",
             dependencies: [
                 "FmtCore", "FmtServer", "EmbeddedData", "AddressFormatting", "DateFormatting", "PhonePlugin",
-                "NameServices",
+                "NameServices", "CopyRules",
             ]
         ),
 
@@ -125,7 +128,8 @@ let package = Package(
             name: "PhoneNumbersTests", dependencies: ["PhoneNumbers", "FmtTesting", "phone-metadata-gen"],
             exclude: ["oracle.py", "make_vectors.py", "known-differences.json"]
         ),
-        .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore", "FmtTesting"]),
+        .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore", "FmtTesting", "CopyRules"]),
+        .testTarget(name: "CopyRulesTests", dependencies: ["CopyRules", "FmtCore"]),
         .testTarget(name: "PhonePluginTests", dependencies: ["PhonePlugin", "FmtCore", "FmtTesting", "fmtd"]),
         .testTarget(
             name: "IntegrationTests",

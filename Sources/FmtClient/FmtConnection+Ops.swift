@@ -3,7 +3,9 @@ import Glibc
 
 /// One typed call per op. Each builds the request the protocol reference describes, sends it, and returns the
 /// response object (with `id` and `ok`); an error response throws `FmtClientError.daemon` with the wire's `code`,
-/// `message` and `field`. Optional arguments left nil are not sent, so the daemon's defaults apply.
+/// `message` and `field`. Optional arguments left nil are not sent, so the daemon's defaults apply. A `locale` is
+/// sent as given: one tag (`nl-BE`), a comma-separated priority list (`nl-BE,de`) or an `Accept-Language` value
+/// passed through from a web request (`fr-CH, fr;q=0.9, de;q=0.7`); `call(_:)` sends a JSON array of tags.
 extension FmtConnection {
     /// `ping`: the daemon's `version`.
     @discardableResult

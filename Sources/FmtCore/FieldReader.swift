@@ -317,16 +317,26 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
         return region
     }
 
-    /// The member resolved to a supported language, defaulting to English when absent.
+    /// The member resolved to a supported language, defaulting to English when absent: one tag, an array of tags
+    /// in priority order, or an `Accept-Language` value (`LocalePriorityList`). A malformed list entry fails naming
+    /// it by index (`locale[2]`).
     @inlinable
     public func locale(
         _ resolver: LocaleResolver, field name: String = "locale"
     ) throws(Failure) -> ResolvedLocale {
-        guard let tag = try string(name) else { return resolver.resolve(LanguageTag.english) }
-        do {
-            return try resolver.resolve(tag, field: path(name))
-        } catch {
-            throw failures.invalid(path(name), error.message)
+        let resolved: Result<ResolvedLocale, CoreError>
+        switch self[name] {
+        case nil: return resolver.resolve(LanguageTag.english)
+        case .string(let text)?:
+            resolved = Result { () throws(CoreError) in try resolver.resolve(text, field: path(name)) }
+        case .array(let values)?:
+            resolved = Result { () throws(CoreError) in try resolver.resolve(array: values, field: path(name)) }
+        case let other?:
+            throw wrongType(name, expected: "a string or an array of strings", got: other)
+        }
+        switch resolved {
+        case .success(let locale): return locale
+        case .failure(let error): throw failures.invalid(error.field ?? path(name), error.message)
         }
     }
 

@@ -23,6 +23,24 @@ public struct ResolvedLocale: Sendable, Hashable {
     public let region: String?
     /// The ICU locale id with data for language and region, after region containment (`en_150`).
     public let icuLocale: String
+    /// Whether the caller sent a priority list (an array or an `Accept-Language` value) rather than one tag.
+    public let isList: Bool
+    /// For a priority list, the index of the entry whose language won (`LocalePriorityList.Entry.index`); nil when
+    /// none did and English is the default, and for a single tag.
+    public let index: Int?
+
+    public init(
+        requested: LanguageTag, language: String, match: LocaleMatch, region: String?, icuLocale: String,
+        isList: Bool = false, index: Int? = nil
+    ) {
+        self.requested = requested
+        self.language = language
+        self.match = match
+        self.region = region
+        self.icuLocale = icuLocale
+        self.isList = isList
+        self.index = index
+    }
 
     /// Language plus kept region as a BCP 47 tag (`nl-BE`, `en-FR`): the `locale` of responses.
     public var tag: String {
@@ -50,34 +68,83 @@ public final class LocaleResolver: Sendable {
         self.available = available
     }
 
-    /// Resolves a tag from a request field; a malformed tag is `invalid_field` naming that field.
+    /// The longest key the cache keeps, in bytes: a single tag (at most 128 bytes) always fits, as do the lists
+    /// browsers and services send; a longer list is resolved afresh each time, so 4,096 hostile lists of 32 long
+    /// tags cannot pin megabytes of keys.
+    static let longestCachedKey = 256
+
+    /// How many resolutions the cache holds (for tests of its bound).
+    var cachedCount: Int { cache.count }
+
+    /// Resolves a tag, or an `Accept-Language` value (`fr-CH, fr;q=0.9, de;q=0.7`), from a request field; a
+    /// malformed tag is `invalid_field` naming that field, a malformed element of a list naming it by index
+    /// (`locale[2]`).
     public func resolve(_ text: String, field: String = "locale") throws(CoreError) -> ResolvedLocale {
-        let resolved = try cache.value(for: WireName(text)) { () throws(CoreError) -> ResolvedLocale? in
+        let make = { () throws(CoreError) -> ResolvedLocale in
+            if LocalePriorityList.isAcceptLanguage(text) {
+                return self.resolve(try LocalePriorityList(acceptLanguage: text, field: field))
+            }
             guard let tag = LanguageTag(parsing: text) else {
                 throw .invalidField(
                     field, message: "\"\(text.prefix(64))\" is not a well-formed language tag (e.g. nl-BE).")
             }
-            return resolve(tag)
+            return self.resolve(tag)
         }
+        guard text.utf8.count <= Self.longestCachedKey else { return try make() }
         // `make` never answers nil, so neither does the cache.
-        return resolved!
+        return try cache.value(for: WireName(text), orMake: make)!
+    }
+
+    /// Resolves a JSON array of tags in priority order (`[null, "nl"]`); `field` names the array in errors.
+    public func resolve(array values: [JSONValue], field: String = "locale") throws(CoreError) -> ResolvedLocale {
+        let list = try LocalePriorityList(array: values, field: field)
+        // Keyed by each entry's length and text, so no two arrays (and no string) share a key.
+        var key = "\u{1}"
+        for value in values {
+            switch value {
+            case .string(let text): key += "\(text.utf8.count):\(text)"
+            default: key += "-"
+            }
+        }
+        guard key.utf8.count <= Self.longestCachedKey else { return resolve(list) }
+        return cache.value(for: WireName(key)) { () -> ResolvedLocale? in resolve(list) }!
     }
 
     public func resolve(_ tag: LanguageTag) -> ResolvedLocale {
-        let match: LocaleMatch
-        let language: String
-        if supported.contains(tag.language) {
-            language = tag.language
-            match =
-                tag.script == nil && tag.region == nil && !tag.trailing.contains(where: { $0.count > 1 })
-                ? .exact : .base
-        } else {
-            language = "en"
-            match = .default
-        }
+        let language = supported.contains(tag.language) ? tag.language : "en"
         return ResolvedLocale(
-            requested: tag, language: language, match: match, region: tag.region,
-            icuLocale: icuLocale(language: language, region: tag.region))
+            requested: tag, language: language, match: Self.match(tag, supported: language == tag.language),
+            region: tag.region, icuLocale: icuLocale(language: language, region: tag.region))
+    }
+
+    /// The first entry whose language is supported, exactly or by its base, wins and lends its region; `*` wins
+    /// with English (or the first supported language not refused with `q=0`). Without a winner the language is
+    /// English. The region kept is the winner's, else the first any entry names; the requested tag (for
+    /// collation and plural rules) is the first entry's.
+    public func resolve(_ list: LocalePriorityList) -> ResolvedLocale {
+        let requested = list.firstTag ?? .english
+        var winner: (index: Int, language: String, match: LocaleMatch, region: String?)?
+        for entry in list.entries {
+            if let tag = entry.tag {
+                guard supported.contains(tag.language) else { continue }
+                winner = (entry.index, tag.language, Self.match(tag, supported: true), tag.region)
+            } else {
+                let any = supported.first { !list.refused.contains($0) } ?? "en"
+                winner = (entry.index, any, .default, nil)
+            }
+            break
+        }
+        let region = winner?.region ?? list.entries.lazy.compactMap(\.tag?.region).first
+        let language = winner?.language ?? "en"
+        return ResolvedLocale(
+            requested: requested, language: language, match: winner?.match ?? .default, region: region,
+            icuLocale: icuLocale(language: language, region: region), isList: true, index: winner?.index)
+    }
+
+    private static func match(_ tag: LanguageTag, supported: Bool) -> LocaleMatch {
+        guard supported else { return .default }
+        return tag.script == nil && tag.region == nil && !tag.trailing.contains(where: { $0.count > 1 })
+            ? .exact : .base
     }
 
     /// Whether ICU has locale data under this exact id (`en_150`).

@@ -62,6 +62,7 @@ enum BuiltinOps {
                 "generation": JSONValue(registry?.current.generation ?? 0),
                 "loadedAtUnixSeconds": reloads.loadedAtUnixSeconds.map { .number(JSONNumber($0)) } ?? .null,
             ],
+            "copyRules": CopyRuleReport.stats(registry.map { CopyRuleReport.findings(in: $0.current) } ?? []),
         ]
     }
 }

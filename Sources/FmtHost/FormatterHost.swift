@@ -1,3 +1,4 @@
+import CopyRules
 import FmtCore
 import FmtServer
 import Synchronization
@@ -43,6 +44,11 @@ public final class FormatterHost: Sendable {
     /// `info`'s answer for the current generation (what `fmtd --check` prints).
     public var info: JSONObject {
         BuiltinOps.info(registry: registry)
+    }
+
+    /// The copy rules' findings in the catalogues serving now (warnings; `fmtd --check --strict` fails on them).
+    public var copyFindings: [CopyFinding] {
+        CopyRuleReport.findings(in: registry.current)
     }
 
     /// One line for `STATUS=` and the log: which plugins serve, from where.

@@ -84,7 +84,22 @@ public enum ProtocolDescription {
     ]
 
     private static let locale = Field(
-        "locale", "string, optional, default en", "the viewer's BCP 47 tag; resolved exact, base language, English")
+        "locale", "string or array, optional, default en",
+        "the viewer's BCP 47 tag, an array of tags in priority order or an Accept-Language value (LOCALES)")
+
+    /// The forms `locale` takes and how they resolve, for the LOCALES section.
+    public static let locales = [
+        "`locale` is one BCP 47 tag (`nl-BE`; `nl_BE` is read as `nl-BE`), resolved exact tag, then base language, "
+            + "then English, keeping the viewer's region.",
+        "Or a priority list: a JSON array of tags (`[null, \"nl\"]`; null and empty entries are skipped) or an "
+            + "HTTP Accept-Language value (`fr-CH, fr;q=0.9, de;q=0.7`; higher q first, equal q in the order sent, "
+            + "q=0 excludes, `*` is any language: English, or the first supported language not excluded). The first "
+            + "entry whose language is supported, exactly or by its base, wins; with none, English. The region kept "
+            + "is the winner's, else the first region any entry names. sort, sortKey and plural use the first entry "
+            + "instead. At most 32 entries; an Accept-Language value is at most 1024 bytes.",
+        "A malformed entry is invalid_field naming it by index (`locale[2]`, counting from 0 over the array, or "
+            + "over the comma-separated elements, empty ones included); a value without a comma is named `locale`.",
+    ]
     private static let lang = Field("lang", "string", "the language the text is in after fallback")
 
     /// Every op, built-in ones first.
@@ -120,6 +135,9 @@ public enum ProtocolDescription {
                     "reloads", "object",
                     "`ok`, `failed`, `lastError`, `lastDurationUs`, `lastKept`, `generation`, `loadedAtUnixSeconds` "
                         + "(when the data serving now was loaded)"),
+                Field(
+                    "copyRules", "object",
+                    "`findings` (the copy rules' warnings about the catalogues serving now) and `byRule`"),
             ], errors: "", example: #"{"op":"stats"}"#),
         Op(
             name: "address", summary: "Formats a postal address by its country's convention, in the viewer's language.",
@@ -233,7 +251,9 @@ public enum ProtocolDescription {
             name: "sort", summary: "Sorts names with the requested locale's collation.",
             request: [
                 Field("names", "array of strings, required", "at most 10,000"),
-                Field("locale", "string, optional, default en", "the collation's tag, with -u- keywords"),
+                Field(
+                    "locale", "string or array, optional, default en",
+                    "the collation's tag, with -u- keywords; of a list, the first entry"),
             ],
             response: [
                 Field("sorted", "array of strings", "the names as given, in collation order"),
@@ -246,7 +266,7 @@ public enum ProtocolDescription {
             request: [
                 Field("name", "string", "one name (answered with key)"),
                 Field("names", "array of strings", "or many (answered with keys), at most 10,000"),
-                Field("locale", "string, optional, default en", "as for sort"),
+                Field("locale", "string or array, optional, default en", "as for sort"),
             ],
             response: [
                 Field("key", "string", "lower-case hex, when name was sent"),
@@ -257,19 +277,26 @@ public enum ProtocolDescription {
         ),
         Op(
             name: "language", summary: "The core's language resolution, or the supported languages.",
-            request: [Field("tag", "string, optional", "a BCP 47 tag to resolve")],
+            request: [
+                Field("tag", "string or array, optional", "a BCP 47 tag or a priority list to resolve, as locale")
+            ],
             response: [
                 Field("language", "string", "with tag: the interface language"),
                 Field("match", "string", "with tag: exact, base or default"),
+                Field(
+                    "index", "number or null",
+                    "with a priority list: the entry that won, null when none did (English)"),
                 Field("locale", "string", "with tag: the language with the viewer's region"),
                 Field("supported", "array of strings", "the daemon's languages"),
                 Field("languages", "array", "without tag: `language`, `name`, `names` per language"),
-            ], errors: "invalid_field on tag.", example: #"{"op":"language","tag":"nl-BE"}"#),
+            ], errors: "invalid_field on tag or tag[N].", example: #"{"op":"language","tag":"nl-BE"}"#),
         Op(
             name: "plural", summary: "The CLDR plural category of a count in a language.",
             request: [
                 Field("count", "number or decimal string, required", "the count"),
-                Field("locale", "string, optional, default en", "the language whose rules apply"),
+                Field(
+                    "locale", "string or array, optional, default en",
+                    "the language whose rules apply; of a list, the first entry"),
             ],
             response: [Field("category", "string", "zero, one, two, few, many or other")],
             errors: "invalid_field on count or locale.", example: #"{"op":"plural","locale":"pl","count":5}"#),
@@ -330,6 +357,7 @@ public enum ProtocolDescription {
                     ]
                 ),
                 ("ERROR CODES", [.list(errors.map { ($0.name, $0.meaning) })]),
+                ("LOCALES", locales.map { .paragraph($0) }),
                 ("OPS", opBlocks),
                 ("SEE ALSO", [.paragraph("fmtd(8), fmtq(1), fmtbench(1)")]),
             ])

@@ -1,4 +1,5 @@
 import CICU
+import CopyRules
 import FmtCore
 import Glibc
 import Synchronization
@@ -186,7 +187,9 @@ struct MessageCatalogue: Sendable {
         let bytes: [UInt8]
     }
 
-    init(loading data: DataStore) throws(DataError) {
+    /// Loads every catalogue; `messages` receives every message as written, in load order (file by file, keys in
+    /// file order), for the copy rules, and is not kept.
+    init(loading data: DataStore, messages: inout [CatalogueMessage]) throws(DataError) {
         var sources: [SourceFile] = []
         for path in try data.list("messages") {
             let language = String(path.dropFirst("messages/".count).dropLast(".json".count))
@@ -219,7 +222,9 @@ struct MessageCatalogue: Sendable {
         }
         var entries: [String: CatalogueEntry] = [:]
         for catalogue in catalogueOrder {
-            for (key, entry) in try Self.load(catalogue: byCatalogue[catalogue] ?? []).sorted(by: { $0.key < $1.key }) {
+            let (loaded, texts) = try Self.load(catalogue: byCatalogue[catalogue] ?? [])
+            messages += texts
+            for (key, entry) in loaded.sorted(by: { $0.key < $1.key }) {
                 if let existing = entries[key] {
                     throw DataError(file: entry.file, field: key, "the key is already defined in \(existing.file)")
                 }
@@ -231,7 +236,9 @@ struct MessageCatalogue: Sendable {
 
     /// Loads one catalogue's language files: English is required, every language has the same keys, every
     /// pattern compiles, and no translation uses an argument the English text does not.
-    private static func load(catalogue files: [SourceFile]) throws(DataError) -> [String: CatalogueEntry] {
+    private static func load(
+        catalogue files: [SourceFile]
+    ) throws(DataError) -> (entries: [String: CatalogueEntry], messages: [CatalogueMessage]) {
         var texts: [(file: SourceFile, patterns: [(key: String, pattern: String)])] = []
         for file in files {
             texts.append((file, try patterns(in: file)))
@@ -270,7 +277,14 @@ struct MessageCatalogue: Sendable {
                 compiled[key, default: [:]][text.file.language] = message
             }
         }
-        return compiled.mapValues { CatalogueEntry(file: english.file.path, languages: $0) }
+        let messages = texts.flatMap { text in
+            text.patterns.map {
+                CatalogueMessage(
+                    catalogue: text.file.catalogue, file: text.file.path, language: text.file.language, key: $0.key,
+                    pattern: $0.pattern)
+            }
+        }
+        return (compiled.mapValues { CatalogueEntry(file: english.file.path, languages: $0) }, messages)
     }
 
     private static func patterns(in file: SourceFile) throws(DataError) -> [(key: String, pattern: String)] {

@@ -1,3 +1,4 @@
+import CopyRules
 import FmtCore
 
 /// Names and language services: locale-aware sorting and sort keys (ICU collation of the requested
@@ -21,10 +22,14 @@ public struct NamesPlugin: FormatterPlugin {
     /// The `languages` member of `language` without a tag, written once at load.
     private let languages: JSONValue
     private let info: JSONObject
+    /// What the copy rules found in the loaded catalogues: warnings, logged and counted, never a load failure.
+    public let copyFindings: [CopyFinding]
 
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
         resolver = environment.resolver
-        catalogue = try MessageCatalogue(loading: data)
+        var messages: [CatalogueMessage] = []
+        catalogue = try MessageCatalogue(loading: data, messages: &messages)
+        copyFindings = CopyChecker.check(messages, rules: try Self.copyRules(data))
         longestKey = catalogue.entries.keys.map(\.utf8.count).max() ?? 0
         let supported = resolver.supported
         languages = .array(
@@ -51,6 +56,19 @@ public struct NamesPlugin: FormatterPlugin {
     }
 
     public var dataInfo: JSONObject { info }
+
+    /// The shipped `copy-rules.json` (none in a data set without it, such as a test's) and `copy-rules.d/`.
+    static func copyRules(_ data: DataStore) throws(DataError) -> CopyRuleSet {
+        let path = "copy-rules.json"
+        let shipped: Bool
+        switch data.source {
+        case .embedded(let files): shipped = files[path] != nil
+        // The root's listing, recorded like every read, so a reload notices the file appearing or going.
+        case .directory: shipped = try data.list(".").contains("./" + path)
+        }
+        return try CopyRuleSet(
+            shipped: shipped ? (path, try data.read(path)) : nil, local: try data.localFiles("copy-rules.d"))
+    }
 
     public func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
         let fields = request.fields
@@ -131,16 +149,18 @@ public struct NamesPlugin: FormatterPlugin {
 
     // MARK: - language
 
-    /// The core's resolution of a tag, or the supported languages with their names in each of them.
+    /// The core's resolution of a tag or priority list (with `index`, the entry that won), or the supported
+    /// languages with their names in each of them.
     private func language(_ request: RequestFields, into response: inout ResponseWriter) throws {
-        guard let tag = try request.string("tag") else {
+        guard request["tag"] != nil else {
             response.member("supported", resolver.supported)
             response.member("languages", languages)
             return
         }
-        let resolved = try resolver.resolve(tag, field: "tag")
+        let resolved = try request.locale(resolver, field: "tag")
         response.member("language", resolved.language)
         response.member("match", resolved.match.rawValue)
+        if resolved.isList { response.member("index", resolved.index.map { JSONValue($0) } ?? .null) }
         response.member("locale", resolved.tag)
         response.member("supported", resolver.supported)
     }

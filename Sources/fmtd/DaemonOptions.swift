@@ -20,6 +20,7 @@ struct DaemonOptions {
     var server = ServerConfiguration(threads: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     var logLevel = LogLevel.info
     var checkOnly = false
+    var strict = false
     var wantsHelp = false
     var wantsVersion = false
     var wantsManual = false
@@ -118,7 +119,12 @@ struct DaemonOptions {
                     }
                     options.logLevel = level
                 },
-                .flag("--check", help: "load the data, report, and exit (0 when it loads)", \.checkOnly),
+                .flag(
+                    "--check",
+                    help:
+                        "load the data, print info, list the copy rules' findings on stderr, and exit (0 when it loads)",
+                    \.checkOnly),
+                .flag("--strict", help: "with --check: exit 1 when the copy rules find anything", \.strict),
                 .flag("--version", help: "print the version and exit", endsParsing: true) { $0.wantsVersion = true },
                 .flag("--help", aliases: ["-h"], help: "print this help and exit", endsParsing: true) {
                     $0.wantsHelp = true
@@ -141,6 +147,7 @@ struct DaemonOptions {
         do throws(UsageError) {
             let parsed = try command.parse(arguments, environment: environment, into: &options)
             if let extra = parsed.positionals.first { throw UsageError("unexpected argument \(extra)") }
+            if options.strict && !options.checkOnly { throw UsageError("--strict goes with --check") }
         } catch {
             CommandLineExit.usage(error, command: "fmtd", help: command.helpText)
         }
@@ -193,6 +200,10 @@ struct DaemonOptions {
                             ("/usr/share/fmtd/", "the packaged data; replaced on upgrade, never edit it"),
                             ("/etc/fmtd/address-formats.d/", "local address formats (*.json)"),
                             ("/etc/fmtd/messages.d/", "sibling services' message catalogues (<service>.<lang>.json)"),
+                            (
+                                "/etc/fmtd/copy-rules.d/",
+                                "local copy rules: glossary terms, forbidden words, names (*.json)"
+                            ),
                             ("/run/fmtd/fmtd.sock", "the socket, root:fmtd 0660 under systemd"),
                         ])
                     ]
@@ -201,13 +212,17 @@ struct DaemonOptions {
                     "EXIT STATUS",
                     [
                         .paragraph(
-                            "0 after a clean stop, or when --check loaded the data; 1 when the data does not load or "
-                                + "the socket cannot be served; 2 on a usage error.")
+                            "0 after a clean stop, or when --check loaded the data; 1 when the data does not load, "
+                                + "when --check --strict found copy rule findings, or when the socket cannot be "
+                                + "served; 2 on a usage error.")
                     ]
                 ),
                 (
                     "EXAMPLES",
-                    [.example("fmtd --check --config-dir /etc/fmtd > /dev/null && systemctl reload fmtd")]
+                    [
+                        .example("fmtd --check --config-dir /etc/fmtd > /dev/null && systemctl reload fmtd"),
+                        .example("fmtd --check --strict --config-dir ci/etc > /dev/null"),
+                    ]
                 ),
                 ("SEE ALSO", [.paragraph("fmtq(1), fmtbench(1), fmtd-protocol(7), systemd.socket(5)")]),
             ])

@@ -36,8 +36,16 @@ do {
 
 if options.checkOnly {
     print(JSONWriter.string(.object(host.info)))
+    let findings = host.copyFindings
+    var report = findings.map { "warning: \($0)\n" }.joined()
+    if !findings.isEmpty { report += "\(findings.count) copy rule findings\n" }
+    report.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    if !findings.isEmpty {
+        if options.strict { exit(1) }
+    }
     exit(0)
 }
+for line in CopyRuleReport.logLines(host.copyFindings) { logger.warning(line) }
 
 let listener: Listener
 do {
@@ -58,7 +66,11 @@ do {
     let server = try Server(
         listener: listener, dispatcher: host.dispatcher, configuration: options.server, counters: counters,
         logger: logger, notifier: notifier)
-    let drained = server.run(status: host.status) { host.reload() }
+    let drained = server.run(status: host.status) {
+        let outcome = host.reload()
+        if outcome.ok { for line in CopyRuleReport.logLines(host.copyFindings) { logger.warning(line) } }
+        return outcome
+    }
     // A loop still inside a line after the deadline: end now, without exit handlers running beside it.
     if !drained { _exit(0) }
 } catch {

@@ -91,11 +91,18 @@ struct LanguageCommand: Subcommand {
                 (nl for nl-BE), or English by default, with the region kept for regional conventions. Without a
                 tag, lists the supported languages with their names in each of them.
                 """,
-            arguments: [CommandArgument("TAG", help: "a BCP 47 language tag, e.g. nl-BE, de-AT, fr-FR")],
+            arguments: [
+                CommandArgument(
+                    "TAG",
+                    help: "a BCP 47 language tag (nl-BE), a comma-separated list or an Accept-Language value "
+                        + "(\"fr-CH, fr;q=0.9, de;q=0.7\")")
+            ],
             options: [],
             epilogue: """
                 Examples:
                   fmtq language nl-BE        nl (base match), locale nl-BE
+                  fmtq language "fr-CH, fr;q=0.9, de;q=0.7"
+                                             de (exact match, entry 2), locale de-CH
                   fmtq language              en English, nl Nederlands, de Deutsch with their names
                 """)
     }
@@ -110,8 +117,9 @@ struct LanguageCommand: Subcommand {
     static func render(_ response: JSONObject) -> String {
         let supported = (response["supported"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
         guard let languages = response["languages"]?.arrayValue else {
-            return "\(response.text("language")) (\(response.text("match")) match), locale \(response.text("locale"))\n"
-                + "supported: \(supported)"
+            let entry = response["index"]?.numberValue?.intValue.map { ", entry \($0)" } ?? ""
+            return "\(response.text("language")) (\(response.text("match")) match\(entry)), locale "
+                + "\(response.text("locale"))\nsupported: \(supported)"
         }
         return languages.compactMap(\.objectValue).map { language in
             let names = (language["names"]?.objectValue ?? [:]).map {

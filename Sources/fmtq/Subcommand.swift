@@ -19,9 +19,12 @@ struct QueryOptions {
 }
 
 extension CommandOption<QueryOptions> {
-    /// `--locale TAG`, described for the command at hand.
+    /// `--locale TAG`, described for the command at hand: one tag, a comma-separated priority list (`nl-BE,de`) or
+    /// an `Accept-Language` value (`fr-CH, fr;q=0.9, de;q=0.7`), sent as written for fmtd to resolve.
     static func locale(_ help: String) -> CommandOption {
-        .text("--locale", "TAG", help: help, default: "en", \.locale)
+        .text(
+            "--locale", "TAG", help: help + "; or a list in priority order (nl-BE,de) or an Accept-Language value",
+            default: "en", \.locale)
     }
 }
 

@@ -52,4 +52,22 @@ import Testing
         #expect(shipped.failure(#"{"op":"language","tag":"en--GB"}"#)?.field == "tag")
         #expect(shipped.failure(#"{"op":"language","tag":7}"#)?.field == "tag")
     }
+
+    @Test func aPriorityListReportsTheEntryThatWonBesideTheMatch() throws {
+        let response = try shipped.answer(#"{"op":"language","tag":["fr", null, "nl-BE", "de"]}"#)
+        #expect(
+            response == [
+                "language": "nl", "match": "base", "index": 2, "locale": "nl-BE", "supported": ["en", "nl", "de"],
+            ])
+        let none = try shipped.answer(#"{"op":"language","tag":"fr-FR, es;q=0.5"}"#)
+        #expect(none["index"] == .null)
+        #expect(none["locale"] == "en-FR")
+        // A single tag is not a list: no index, as before lists existed.
+        #expect(try shipped.answer(#"{"op":"language","tag":"nl"}"#)["index"] == nil)
+    }
+
+    @Test func aMalformedListEntryIsNamedByIndexOnTag() {
+        #expect(shipped.failure(#"{"op":"language","tag":["nl","en--GB"]}"#)?.field == "tag[1]")
+        #expect(shipped.failure(#"{"op":"language","tag":"nl, de;q=1.1"}"#)?.field == "tag[1]")
+    }
 }
