@@ -71,7 +71,7 @@ units="fmtd.socket fmtd.service fmtd-metrics.service fmtd-metrics.timer"
 manpages="fmtd.8 fmtq.1 fmtd-protocol.7"
 confdir=$SYSCONFDIR/fmtd
 # Directories under the configuration root that fmtd reads local additions from.
-confsubdirs="address-formats.d messages.d"
+confsubdirs="address-formats.d messages.d copy-rules.d"
 
 run() {
     echo "+ $*"

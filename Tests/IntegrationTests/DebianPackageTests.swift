@@ -112,7 +112,7 @@ import Testing
             "usr/share/man/man7/fmtd-protocol.7.gz", "usr/share/bash-completion/completions/fmtq",
             "usr/share/doc/fmtd/copyright", "usr/share/doc/fmtd/changelog.Debian.gz",
             "usr/share/doc/fmtd/fmtd.service.d-example.conf", "usr/share/lintian/overrides/fmtd",
-            "etc/fmtd/address-formats.d", "etc/fmtd/messages.d",
+            "etc/fmtd/address-formats.d", "etc/fmtd/messages.d", "etc/fmtd/copy-rules.d",
         ]
         for file in Self.dataFiles { expected.insert("usr/share/fmtd/" + file) }
         // Directories are listed too: keep the leaves (paths no other path lies under).

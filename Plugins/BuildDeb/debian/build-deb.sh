@@ -52,7 +52,7 @@ echo "== staging fmtd $full_version ($arch) in $root"
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/sbin" "$root/usr/share/fmtd" "$root/usr/lib/systemd/system" \
     "$root/usr/lib/sysusers.d" "$root/usr/share/doc/fmtd" "$root/usr/share/man/man1" "$root/usr/share/man/man7" \
     "$root/usr/share/man/man8" "$root/usr/share/bash-completion/completions" "$root/usr/share/lintian/overrides" \
-    "$root/etc/fmtd/address-formats.d" "$root/etc/fmtd/messages.d"
+    "$root/etc/fmtd/address-formats.d" "$root/etc/fmtd/messages.d" "$root/etc/fmtd/copy-rules.d"
 
 install -m 0755 "$build_dir/fmtd" "$root/usr/sbin/fmtd"
 install -m 0755 "$build_dir/fmtq" "$build_dir/fmtbench" "$root/usr/bin/"
