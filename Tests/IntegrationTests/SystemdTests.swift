@@ -259,7 +259,8 @@ import Testing
         for path in [
             "usr/local/bin/fmtd", "usr/local/bin/fmtq", "usr/local/share/fmtd/address-formats.json",
             "usr/local/lib/systemd/system/fmtd.socket", "usr/local/lib/systemd/system/fmtd.service",
-            "usr/local/lib/sysusers.d/fmtd.conf", "etc/fmtd/address-formats.d", "etc/fmtd/messages.d", "etc/fmtd/copy-rules.d",
+            "usr/local/lib/sysusers.d/fmtd.conf", "etc/fmtd/address-formats.d", "etc/fmtd/messages.d",
+            "etc/fmtd/copy-rules.d",
             "usr/local/lib/systemd/system/fmtd-metrics.service", "usr/local/lib/systemd/system/fmtd-metrics.timer",
             "usr/local/share/man/man8/fmtd.8", "usr/local/share/man/man1/fmtq.1",
             "usr/local/share/man/man7/fmtd-protocol.7", "usr/local/share/bash-completion/completions/fmtq",
