@@ -195,7 +195,7 @@ public struct JSONReader {
                 index += 1
                 let text = String(decoding: slice, as: UTF8.self)
                 if highest >= 0x80 {
-                    guard text.utf8.elementsEqual(slice) else {
+                    guard text.utf8.withContiguousStorageIfAvailable({ $0.hasSameBytes(as: slice) }) ?? false else {
                         throw JSONReadError(message: "invalid UTF-8 in a string", offset: start)
                     }
                     if highest >= Self.firstMarkLeadByte { try Self.requireStreamSafe(slice, stringStart: start) }
