@@ -104,6 +104,8 @@ public struct JSONReader {
             index += 1
             return JSONObject(members)
         }
+        // The request itself: one allocation for its handful of members instead of growing one at a time.
+        if depth == 1 { members.reserveCapacity(8) }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }

@@ -41,6 +41,12 @@ public struct ResponseWriter: Sendable {
         JSONWriter.appendString(value, to: &bytes)
     }
 
+    /// A string given as UTF-8 bytes (ICU's output in a stack buffer), escaped as any string.
+    public mutating func member(_ name: StaticString, utf8 value: UnsafeBufferPointer<UInt8>) {
+        appendName(name)
+        JSONWriter.appendString(utf8: value, to: &bytes)
+    }
+
     /// A string, or `null` when nil.
     public mutating func member(_ name: StaticString, _ value: String?) {
         appendName(name)
@@ -149,12 +155,24 @@ public struct ResponseWriter: Sendable {
         needsComma = true
     }
 
-    /// `,"name":` (the comma when a member came before).
+    /// `,"name":` (the comma when a member came before), put together on the stack and appended at once: each
+    /// append to the array costs more than the few bytes it copies.
     private mutating func appendName(_ name: StaticString) {
-        appendComma()
-        bytes.append(UInt8(ascii: "\""))
-        JSONWriter.appendLiteral(name, to: &bytes)
-        JSONWriter.appendLiteral("\":", to: &bytes)
+        let count = name.utf8CodeUnitCount
+        let comma = needsComma
+        needsComma = true
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 4) { buffer in
+            var index = 0
+            if comma {
+                buffer[0] = UInt8(ascii: ",")
+                index = 1
+            }
+            buffer[index] = UInt8(ascii: "\"")
+            UnsafeMutableRawPointer(buffer.baseAddress! + index + 1).copyMemory(from: name.utf8Start, byteCount: count)
+            buffer[index + 1 + count] = UInt8(ascii: "\"")
+            buffer[index + 2 + count] = UInt8(ascii: ":")
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<index + 3 + count]))
+        }
     }
 
     private mutating func appendOptional(_ value: String?) {
