@@ -37,6 +37,12 @@ public enum JSONWriter {
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Whether UTF-8 text goes into a JSON string as it is: no control character, quote or backslash.
+    @inline(__always)
+    static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+    }
+
     /// Strings up to this many bytes are quoted on the stack.
     private static let shortString = 126
 
@@ -52,7 +58,7 @@ public enum JSONWriter {
     /// Appends UTF-8 text (ICU's output written on the stack, say) as a JSON string, without making a `String`.
     public static func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         // Most strings are short and need no escape: quoted on the stack, they take one append instead of three.
-        if bytes.count <= shortString, !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+        if bytes.count <= shortString, needsNoEscape(bytes) {
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: shortString + 2) { buffer in
                 buffer[0] = UInt8(ascii: "\"")
                 if let base = bytes.baseAddress {
