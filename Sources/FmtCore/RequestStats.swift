@@ -136,7 +136,8 @@ public final class RequestStats: Sendable {
         return totals
     }
 
-    /// Handling-time percentiles in microseconds (bucket upper bounds), from decoding a line to its response.
+    /// Handling-time percentiles in microseconds (bucket upper bounds): in an event loop from the end of the previous
+    /// answer (or the read that brought the line) to the line's response, so the framing of the line counts too.
     public var latency: JSONObject {
         let shards = allShards
         let counts = (0..<Self.bucketCount).map { index in shards.reduce(0) { $0 + $1.bucket(index) } }
