@@ -15,8 +15,9 @@ public struct NamesPlugin: FormatterPlugin {
     private let resolver: LocaleResolver
     private let collators = TagCache<Collator> { Collator(tag: $0) }
     /// Collators by the request's `locale` text (its bytes; nil when absent), so a request neither resolves the tag
-    /// nor spells it again to find its collator. Bounded, since the text is the client's.
-    private let collatorsByText = BoundedCache<WireName?, Collator>(limit: 4096)
+    /// nor spells it again to find its collator. Bounded as `collators` is, since the text is the client's: at most
+    /// twice that many collators stay open.
+    private let collatorsByText = BoundedCache<WireName?, Collator>(limit: 256)
     private let pluralRules = TagCache<PluralRules> { PluralRules(tag: $0) }
     private let catalogue: MessageCatalogue
     /// The longest key in bytes: a longer `key` names no message, and is refused before it is hashed.
