@@ -10,9 +10,11 @@ import Testing
 @Suite struct BytePatternTests {
     /// Every postal-code pattern and example of the shipped formats and overrides.
     static let shipped: [(pattern: String, example: String?)] = {
+        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("data").path
         var found: [String: String?] = [:]
         for file in ["address-formats.json", "address-overrides.json"] {
-            guard let data = FileManager.default.contents(atPath: dataDirectory + "/" + file),
+            guard let data = FileManager.default.contents(atPath: data + "/" + file),
                 let document = try? JSONReader.parse(Array(data))
             else { continue }
             collect(document, into: &found)
