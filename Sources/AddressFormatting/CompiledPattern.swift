@@ -1,12 +1,15 @@
 import CICU
 
 /// A regular expression compiled by ICU once at load and shared read-only by every request thread
-/// (each match runs on a private clone inside the shim).
+/// (each match runs on a private clone inside the shim). When the pattern's syntax allows, it is also compiled
+/// into a `BytePattern`, which answers ASCII text without ICU.
 final class CompiledPattern: @unchecked Sendable {
     // Unchecked: the handle is never mutated after init, and the shim only clones it to match.
     private let handle: OpaquePointer
     /// The number of capture groups.
     let groupCount: Int
+    /// The byte matcher, when it covers the pattern and counts its groups as ICU does.
+    let bytePattern: BytePattern?
 
     /// Compiles `pattern`; nil with the offset of the syntax error when ICU rejects it.
     static func compile(_ pattern: String) -> Result<CompiledPattern, PatternSyntaxError> {
@@ -18,20 +21,28 @@ final class CompiledPattern: @unchecked Sendable {
             }
         }
         guard let handle else { return .failure(PatternSyntaxError(offset: Int(errorOffset))) }
-        return .success(CompiledPattern(handle: handle))
+        return .success(CompiledPattern(handle: handle, bytePattern: BytePattern(pattern)))
     }
 
-    private init(handle: OpaquePointer) {
+    private init(handle: OpaquePointer, bytePattern: BytePattern?) {
         self.handle = handle
-        groupCount = Int(fmt_icu_address_pattern_groups(handle))
+        let groupCount = Int(fmt_icu_address_pattern_groups(handle))
+        self.groupCount = groupCount
+        self.bytePattern = bytePattern.flatMap { $0.groupCount == groupCount ? $0 : nil }
     }
 
     deinit {
         fmt_icu_address_pattern_close(handle)
     }
 
-    /// Matches the whole of `text` under the shim's step and backtrack-stack limits.
+    /// Matches the whole of `text`: by the byte matcher when it can answer, else by ICU.
     func wholeMatch(_ text: String) -> PatternMatch {
+        if let bytePattern, let match = bytePattern.wholeMatch(text) { return match }
+        return icuWholeMatch(text)
+    }
+
+    /// Matches the whole of `text` with ICU, under the shim's step and backtrack-stack limits.
+    func icuWholeMatch(_ text: String) -> PatternMatch {
         let capacity = groupCount + 1
         var text = text
         let byteCount = text.utf8.count
@@ -62,7 +73,7 @@ final class CompiledPattern: @unchecked Sendable {
 }
 
 /// The outcome of one match.
-enum PatternMatch {
+enum PatternMatch: Equatable {
     /// The text of the whole match (index 0) and of each group, nil for a group that took no part.
     case matched([Substring?])
     case noMatch

@@ -11,39 +11,48 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
     /// Parses `YYYY-MM-DD` or the year-less `--MM-DD` of ISO 8601 and vCard, strictly: ASCII digits at fixed
     /// positions, nothing before or after, and a day that exists in that month and year.
     public init(parsing text: String) throws(DateError) {
-        let bytes = Array(text.utf8)
+        var utf8 = text
+        let parts = utf8.withUTF8 { Self.parts($0, of: text) }
+        let (year, month, day) = try parts.get()
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Year, month and day of `text`'s bytes, or why they are no date.
+    private static func parts(
+        _ bytes: UnsafeBufferPointer<UInt8>, of text: String
+    ) -> Result<(Int?, Int, Int), DateError> {
         let dash = UInt8(ascii: "-")
         let year: Int?
-        let rest: ArraySlice<UInt8>
+        let rest: Int
         if bytes.count == 10, bytes[4] == dash, bytes[7] == dash {
-            guard let value = Self.number(bytes[0..<4]) else { throw .malformed(text) }
-            guard value >= 1 else { throw .noSuchDate(text, reason: "there is no year 0000") }
+            guard let value = number(bytes, 0..<4) else { return .failure(.malformed(text)) }
+            guard value >= 1 else { return .failure(.noSuchDate(text, reason: "there is no year 0000")) }
             year = value
-            rest = bytes[5...]
+            rest = 5
         } else if bytes.count == 7, bytes[0] == dash, bytes[1] == dash, bytes[4] == dash {
             year = nil
-            rest = bytes[2...]
+            rest = 2
         } else {
-            throw .malformed(text)
+            return .failure(.malformed(text))
         }
-        guard let month = Self.number(rest.prefix(2)), let day = Self.number(rest.suffix(2)) else {
-            throw .malformed(text)
+        guard let month = number(bytes, rest..<rest + 2), let day = number(bytes, bytes.count - 2..<bytes.count) else {
+            return .failure(.malformed(text))
         }
-        guard (1...12).contains(month) else { throw .noSuchDate(text, reason: "there is no month \(month)") }
-        let length = Self.daysInMonth(month, year: year)
+        guard (1...12).contains(month) else { return .failure(.noSuchDate(text, reason: "there is no month \(month)")) }
+        let length = daysInMonth(month, year: year)
         guard (1...length).contains(day) else {
-            let monthName = Self.monthNames[month - 1]
+            let monthName = monthNames[month - 1]
             let reason =
                 if let year {
                     "\(monthName) \(year) has \(length) days"
                 } else {
                     "\(monthName) has at most \(length) days"
                 }
-            throw .noSuchDate(text, reason: reason)
+            return .failure(.noSuchDate(text, reason: reason))
         }
-        self.year = year
-        self.month = month
-        self.day = day
+        return .success((year, month, day))
     }
 
     /// A validated date from its parts; nil when the day does not exist.
@@ -82,9 +91,10 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
         "July", "August", "September", "October", "November", "December",
     ]
 
-    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         var value = 0
-        for byte in digits {
+        for index in range {
+            let byte = bytes[index]
             guard (0x30...0x39).contains(byte) else { return nil }
             value = value * 10 + Int(byte - 0x30)
         }

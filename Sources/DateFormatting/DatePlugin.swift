@@ -20,6 +20,10 @@ public struct DatePlugin: FormatterPlugin {
 
     private let resolver: LocaleResolver
     private let cache = DateFormatterCache()
+    /// Routes by the request's locale text (its bytes), style and whether the year shows: one lookup per request
+    /// instead of resolving the tag, building the response's tag and finding the formatter. Bounded, since the
+    /// text is the client's.
+    private let routes = BoundedCache<RouteKey, Route>(limit: 4096)
     public let dataInfo: JSONObject
 
     /// Checks that ICU serves every skeleton in each supported language (warming the cache); the plugin's
@@ -58,12 +62,60 @@ public struct DatePlugin: FormatterPlugin {
         let date = try CalendarDate(parsing: try fields.required("date"))
         let yearShared = try fields.bool("yearShared") ?? false
         let style = try fields.enum("style", as: DateStyle.self, noun: "a date style") ?? .long
+        let route = try route(fields, style: style, showYear: yearShared && date.year != nil)
+        response.member("lang", route.language)
+        response.member("locale", route.tag)
+        let written: Void? = route.formatter.withText(date, referenceYear: Self.referenceYear) {
+            response.member("text", utf8: $0)
+        }
+        guard written != nil else { throw CoreError.internal("ICU could not format \(date) in \(route.icuLocale)") }
+        response.member("pattern", route.pattern)
+    }
+
+    /// What one (locale text, style, year shown) formats with.
+    final class Route: Sendable {
+        let language: String
+        let tag: String
+        let icuLocale: String
+        let pattern: String
+        let formatter: ICUDateFormatter
+
+        init(locale: ResolvedLocale, entry: DateFormatterCache.Entry) {
+            language = locale.language
+            tag = locale.tag
+            icuLocale = locale.icuLocale
+            pattern = entry.pattern
+            formatter = entry.formatter
+        }
+    }
+
+    struct RouteKey: Hashable, Sendable {
+        /// The `locale` member's text, nil when absent.
+        let locale: WireName?
+        let style: DateStyle
+        let showYear: Bool
+    }
+
+    /// The request's route; a `locale` that is not a string is read (or refused) by `FieldReader.locale`, uncached.
+    private func route(_ fields: RequestFields, style: DateStyle, showYear: Bool) throws -> Route {
+        let text: WireName?
+        switch fields["locale"] {
+        case nil: text = nil
+        case .string(let locale)?: text = WireName(locale)
+        case .some: return try makeRoute(fields, style: style, showYear: showYear)
+        }
+        let key = RouteKey(locale: text, style: style, showYear: showYear)
+        let route = try routes.value(for: key) { () throws(CoreError) -> Route? in
+            try makeRoute(fields, style: style, showYear: showYear)
+        }
+        // `makeRoute` never answers nil, so neither does the cache.
+        return route!
+    }
+
+    private func makeRoute(_ fields: RequestFields, style: DateStyle, showYear: Bool) throws(CoreError) -> Route {
         let locale = try fields.locale(resolver)
-        let formatted = try format(date, locale: locale, style: style, yearShared: yearShared)
-        response.member("lang", locale.language)
-        response.member("locale", locale.tag)
-        response.member("text", formatted.text)
-        response.member("pattern", formatted.pattern)
+        let entry = try cache.entry(locale: locale.icuLocale, skeleton: style.skeleton(withYear: showYear))
+        return Route(locale: locale, entry: entry)
     }
 
     /// Formats a date for a resolved locale; the year appears only when the date has one and it is shared.

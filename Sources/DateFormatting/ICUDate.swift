@@ -17,11 +17,23 @@ final class ICUDateFormatter: Sendable {
 
     /// The text for a date; a year-less date is placed in `referenceYear`, which the caller's pattern omits.
     func format(_ date: CalendarDate, referenceYear: Int) -> String? {
-        let text = ICUInfo.read(capacity: 128) { buffer, capacity in
-            fmt_date_formatter_format(
-                handle, Int32(date.year ?? referenceYear), Int32(date.month), Int32(date.day), buffer, capacity)
+        withText(date, referenceYear: referenceYear) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Formats into a stack buffer and hands `body` the UTF-8 text (nil when ICU fails or the text is empty),
+    /// so a response takes it without a `String` made and freed per request.
+    func withText<Result>(
+        _ date: CalendarDate, referenceYear: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result? {
+        // The shim formats at most 256 UTF-16 units, which take at most three UTF-8 bytes each.
+        let capacity = 256 * 3
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer -> Result? in
+            let length = fmt_date_formatter_format(
+                handle, Int32(date.year ?? referenceYear), Int32(date.month), Int32(date.day), buffer.baseAddress,
+                Int32(capacity))
+            guard length > 0, length <= Int32(capacity) else { return nil }
+            return UnsafeBufferPointer(rebasing: buffer[0..<Int(length)]).withMemoryRebound(to: UInt8.self, body)
         }
-        return text.isEmpty ? nil : text
     }
 }
 

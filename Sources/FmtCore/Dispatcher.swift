@@ -25,8 +25,9 @@ public final class Dispatcher: Sendable {
     public let stats: RequestStats
     /// Every op served: the built-ins and the enabled plugins' ops.
     public let ops: [String]
-    /// Keyed by the op's UTF-8 bytes: ops are ASCII, and a String key would normalise whatever a client sends.
-    private let routes: [WireName: Route]
+    /// Routes by the op's UTF-8 length, then bytes: ops are ASCII, a String key would normalise whatever a client
+    /// sends, and hashing costs more than comparing the one or two ops of a length.
+    private let routesByLength: [[(name: [UInt8], route: Route)]]
     private let onInternalError: InternalErrorHandler?
 
     public init(
@@ -41,42 +42,106 @@ public final class Dispatcher: Sendable {
             for op in type.ops { routes[WireName(op)] = .plugin(index: index, op: op, slot: stats.slot(for: op)) }
         }
         for (op, builtin) in builtins { routes[WireName(op)] = .builtin(builtin, slot: stats.slot(for: op)) }
-        self.routes = routes
+        let longest = routes.keys.map(\.text.utf8.count).max() ?? 0
+        var byLength = [[(name: [UInt8], route: Route)]](repeating: [], count: longest + 1)
+        for (name, route) in routes { byLength[name.text.utf8.count].append((Array(name.text.utf8), route)) }
+        routesByLength = byLength
     }
 
-    /// Appends the response line (with its `\n`) for one request line (without its `\n`).
+    /// Appends the response line (with its `\n`) for one request line (without its `\n`), recording it in the
+    /// shared stats shard; an event loop answers through its own `Lane` instead.
     public func respond(to line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         let started = Self.now()
-        var slot = stats.otherSlot
-        var failed = true
-        defer { stats.record(slot: slot, failed: failed, nanoseconds: Self.now() &- started) }
+        let (slot, failed) = answer(line, into: &out, plugins: nil)
+        stats.record(slot: slot, failed: failed, nanoseconds: Self.now() &- started)
+    }
 
+    /// One event loop's way into the dispatcher: its own stats shard, the plugin set taken once per read batch,
+    /// and one clock read per request (a request's time runs from the previous one's end, or the batch's start).
+    /// Confined to the loop's thread.
+    public final class Lane {
+        private let dispatcher: Dispatcher
+        private let shard: RequestStats.Shard
+        private var plugins: PluginSet?
+        private var clock: UInt64 = 0
+
+        public init(_ dispatcher: Dispatcher) {
+            self.dispatcher = dispatcher
+            shard = dispatcher.stats.makeShard()
+        }
+
+        /// Takes the current plugin set for the lines about to be answered, and starts the clock.
+        public func beginBatch() {
+            plugins = dispatcher.registry.current
+            clock = Dispatcher.now()
+        }
+
+        /// Lets go of the plugin set, so a reload's old generation is not held by an idle loop.
+        public func endBatch() {
+            plugins = nil
+        }
+
+        /// Restarts the clock: what the loop did since the last answer (a read, a flush) is no request's time.
+        public func restartClock() {
+            clock = Dispatcher.now()
+        }
+
+        /// As `Dispatcher.respond(to:into:)`, with the batch's plugin set.
+        public func respond(to line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+            if plugins == nil { beginBatch() }
+            let (slot, failed) = dispatcher.answer(line, into: &out, plugins: plugins)
+            let ended = Dispatcher.now()
+            shard.recordOwned(slot: slot, failed: failed, nanoseconds: ended &- clock)
+            clock = ended
+        }
+    }
+
+    private func route(_ op: String) -> Route? {
+        let found = op.utf8.withContiguousStorageIfAvailable { bytes -> Route? in
+            guard bytes.count < routesByLength.count else { return nil }
+            for entry in routesByLength[bytes.count] {
+                let same = entry.name.withUnsafeBufferPointer { $0.hasSameBytes(as: bytes) }
+                if same { return entry.route }
+            }
+            return nil
+        }
+        if let found { return found }
+        let bytes = Array(op.utf8)
+        guard bytes.count < routesByLength.count else { return nil }
+        return routesByLength[bytes.count].first { $0.name == bytes }?.route
+    }
+
+    /// Answers one line with `plugins` (the registry's current set when nil); the stats slot and whether it failed.
+    private func answer(
+        _ line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], plugins: PluginSet?
+    ) -> (slot: Int, failed: Bool) {
         let request: Request
         do {
             request = try Request(try JSONReader.parse(line))
         } catch let error as CoreError {
             Self.appendError(error, id: .null, to: &out)
-            return
+            return (stats.otherSlot, true)
         } catch let error as JSONReadError where error.isUnsafeText {
             Self.appendError(
                 CoreError.badRequest("The request's text is refused: \(error).", field: nil), id: .null, to: &out)
-            return
+            return (stats.otherSlot, true)
         } catch let error as JSONReadError {
             Self.appendError(CoreError.badJSON(error.description), id: .null, to: &out)
-            return
+            return (stats.otherSlot, true)
         } catch {
             reportInternal(op: "", "\(error)")
             Self.appendError(CoreError.internal("\(error)"), id: .null, to: &out)
-            return
+            return (stats.otherSlot, true)
         }
+        var slot = stats.otherSlot
         do {
-            switch routes[WireName(request.op)] {
+            switch route(request.op) {
             case .builtin(let builtin, let opSlot)?:
                 slot = opSlot
                 Self.appendSuccess(try builtin(request), id: request.id, to: &out)
             case .plugin(let index, let op, let opSlot)?:
                 slot = opSlot
-                let plugin = registry.current.plugins[index]
+                let plugin = (plugins ?? registry.current).plugins[index]
                 let start = out.count
                 Self.appendEnvelope(id: request.id, to: &out)
                 do {
@@ -89,7 +154,7 @@ public final class Dispatcher: Sendable {
             case nil:
                 throw CoreError.unknownOp(String(request.op.prefix(64)))
             }
-            failed = false
+            return (slot, false)
         } catch let error as any WireError {
             if error.code == CoreError.internal("").code { reportInternal(op: request.op, error.message) }
             Self.appendError(error, id: request.id, to: &out)
@@ -97,6 +162,7 @@ public final class Dispatcher: Sendable {
             reportInternal(op: request.op, "\(error)")
             Self.appendError(CoreError.internal("\(error)"), id: request.id, to: &out)
         }
+        return (slot, true)
     }
 
     private func reportInternal(op: String, _ message: String) {
@@ -138,7 +204,7 @@ public final class Dispatcher: Sendable {
         out.append(contentsOf: "}\n".utf8)
     }
 
-    private static func now() -> UInt64 {
+    fileprivate static func now() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)

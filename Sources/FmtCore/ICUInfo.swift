@@ -6,16 +6,25 @@ public enum ICUInfo {
     public static var unicodeVersion: String { read(fmt_icu_unicode_version) }
     public static var collationVersion: String { read(fmt_icu_collation_version) }
 
-    /// Calls a shim function that writes UTF-8 into a buffer, retrying once with the length it asks for.
+    /// Calls a shim function that writes UTF-8 into a buffer (on the stack), retrying once with the length it asks
+    /// for.
     public static func read(capacity: Int = 256, _ body: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: capacity)
-        var length = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, Int32(capacity)) }
-        if length > Int32(capacity) {
-            buffer = [CChar](repeating: 0, count: Int(length))
-            length = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, length) }
+        let first = withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer -> (String, Int32) in
+            let length = body(buffer.baseAddress!, Int32(capacity))
+            guard length > 0, length <= Int32(capacity) else { return ("", length) }
+            return (text(UnsafeBufferPointer(rebasing: buffer[0..<Int(length)])), length)
         }
+        guard first.1 > Int32(capacity) else { return first.0 }
+        var buffer = [CChar](repeating: 0, count: Int(first.1))
+        let length = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, first.1) }
         guard length > 0 else { return "" }
-        return String(decoding: buffer[0..<Int(length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return buffer.withUnsafeBufferPointer {
+            text(UnsafeBufferPointer(rebasing: $0[0..<min(Int(length), $0.count)]))
+        }
+    }
+
+    private static func text(_ chars: UnsafeBufferPointer<CChar>) -> String {
+        chars.withMemoryRebound(to: UInt8.self) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The display name of a region in an ICU locale (`BE` in `nl` → `België`), or nil when ICU has none.

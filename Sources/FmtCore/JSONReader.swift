@@ -104,6 +104,8 @@ public struct JSONReader {
             index += 1
             return JSONObject(members)
         }
+        // The request itself: one allocation for its handful of members instead of growing one at a time.
+        if depth == 1 { members.reserveCapacity(8) }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
@@ -195,7 +197,7 @@ public struct JSONReader {
                 index += 1
                 let text = String(decoding: slice, as: UTF8.self)
                 if highest >= 0x80 {
-                    guard text.utf8.elementsEqual(slice) else {
+                    guard text.utf8.withContiguousStorageIfAvailable({ $0.hasSameBytes(as: slice) }) ?? false else {
                         throw JSONReadError(message: "invalid UTF-8 in a string", offset: start)
                     }
                     if highest >= Self.firstMarkLeadByte { try Self.requireStreamSafe(slice, stringStart: start) }

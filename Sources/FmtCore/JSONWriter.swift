@@ -37,21 +37,47 @@ public enum JSONWriter {
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Whether UTF-8 text goes into a JSON string as it is: no control character, quote or backslash.
+    @inline(__always)
+    static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+    }
+
+    /// Strings up to this many bytes are quoted on the stack.
+    private static let shortString = 126
+
     public static func appendString(_ text: String, to out: inout [UInt8]) {
+        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { appendString(utf8: $0, to: &out) }
+        if copied == nil {
+            out.append(UInt8(ascii: "\""))
+            for byte in text.utf8 { appendEscaped(byte, to: &out) }
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// Appends UTF-8 text (ICU's output written on the stack, say) as a JSON string, without making a `String`.
+    public static func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        // Most strings are short and need no escape: quoted on the stack, they take one append instead of three.
+        if bytes.count <= shortString, needsNoEscape(bytes) {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: shortString + 2) { buffer in
+                buffer[0] = UInt8(ascii: "\"")
+                if let base = bytes.baseAddress {
+                    UnsafeMutableRawPointer(buffer.baseAddress! + 1).copyMemory(from: base, byteCount: bytes.count)
+                }
+                buffer[bytes.count + 1] = UInt8(ascii: "\"")
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<bytes.count + 2]))
+            }
+            return
+        }
         out.append(UInt8(ascii: "\""))
         // Fast path: copy runs without escapes in bulk; a byte-by-byte append dominated response encoding.
-        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
-            var runStart = 0
-            for (offset, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
-                appendEscaped(byte, to: &out)
-                runStart = offset + 1
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        var runStart = 0
+        for (offset, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
+            appendEscaped(byte, to: &out)
+            runStart = offset + 1
         }
-        if copied == nil {
-            for byte in text.utf8 { appendEscaped(byte, to: &out) }
-        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         out.append(UInt8(ascii: "\""))
     }
 

@@ -37,14 +37,57 @@ public struct ResponseWriter: Sendable {
     // MARK: - Members
 
     public mutating func member(_ name: StaticString, _ value: String) {
+        let written: Bool? = value.utf8.withContiguousStorageIfAvailable { appendShortMember(name, $0) }
+        if written == true { return }
         appendName(name)
         JSONWriter.appendString(value, to: &bytes)
     }
 
+    /// `,"name":"value"` in one append, put together on the stack, when the value is short and needs no escape
+    /// (most are); false, writing nothing, otherwise.
+    private mutating func appendShortMember(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        let nameCount = name.utf8CodeUnitCount
+        guard value.count <= 96, nameCount <= 32, JSONWriter.needsNoEscape(value) else { return false }
+        let comma = needsComma
+        needsComma = true
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96 + 32 + 6) { buffer in
+            var index = 0
+            if comma {
+                buffer[0] = UInt8(ascii: ",")
+                index = 1
+            }
+            buffer[index] = UInt8(ascii: "\"")
+            UnsafeMutableRawPointer(buffer.baseAddress! + index + 1).copyMemory(
+                from: name.utf8Start, byteCount: nameCount)
+            index += 1 + nameCount
+            buffer[index] = UInt8(ascii: "\"")
+            buffer[index + 1] = UInt8(ascii: ":")
+            buffer[index + 2] = UInt8(ascii: "\"")
+            index += 3
+            if let base = value.baseAddress {
+                UnsafeMutableRawPointer(buffer.baseAddress! + index).copyMemory(from: base, byteCount: value.count)
+            }
+            index += value.count
+            buffer[index] = UInt8(ascii: "\"")
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<index + 1]))
+        }
+        return true
+    }
+
+    /// A string given as UTF-8 bytes (ICU's output in a stack buffer), escaped as any string.
+    public mutating func member(_ name: StaticString, utf8 value: UnsafeBufferPointer<UInt8>) {
+        if appendShortMember(name, value) { return }
+        appendName(name)
+        JSONWriter.appendString(utf8: value, to: &bytes)
+    }
+
     /// A string, or `null` when nil.
     public mutating func member(_ name: StaticString, _ value: String?) {
-        appendName(name)
-        appendOptional(value)
+        if let value {
+            member(name, value)
+        } else {
+            null(name)
+        }
     }
 
     public mutating func member(_ name: StaticString, _ value: Bool) {
@@ -149,19 +192,24 @@ public struct ResponseWriter: Sendable {
         needsComma = true
     }
 
-    /// `,"name":` (the comma when a member came before).
+    /// `,"name":` (the comma when a member came before), put together on the stack and appended at once: each
+    /// append to the array costs more than the few bytes it copies.
     private mutating func appendName(_ name: StaticString) {
-        appendComma()
-        bytes.append(UInt8(ascii: "\""))
-        JSONWriter.appendLiteral(name, to: &bytes)
-        JSONWriter.appendLiteral("\":", to: &bytes)
-    }
-
-    private mutating func appendOptional(_ value: String?) {
-        if let value {
-            JSONWriter.appendString(value, to: &bytes)
-        } else {
-            JSONWriter.appendLiteral("null", to: &bytes)
+        let count = name.utf8CodeUnitCount
+        let comma = needsComma
+        needsComma = true
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 4) { buffer in
+            var index = 0
+            if comma {
+                buffer[0] = UInt8(ascii: ",")
+                index = 1
+            }
+            buffer[index] = UInt8(ascii: "\"")
+            UnsafeMutableRawPointer(buffer.baseAddress! + index + 1).copyMemory(from: name.utf8Start, byteCount: count)
+            buffer[index + 1 + count] = UInt8(ascii: "\"")
+            buffer[index + 2 + count] = UInt8(ascii: ":")
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<index + 3 + count]))
         }
     }
+
 }

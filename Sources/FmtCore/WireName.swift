@@ -1,3 +1,5 @@
+import Glibc
+
 /// A protocol name (an op, a member name) compared and hashed by its UTF-8 bytes. Swift's `String`
 /// equality and hashing apply canonical equivalence, which costs time on whatever text a client sends;
 /// the protocol's names are ASCII and match only as spelled.
@@ -25,6 +27,22 @@ extension String {
         let mine = utf8
         let theirs = other.utf8
         guard mine.count == theirs.count else { return false }
+        // Over contiguous storage (every native string, small ones included): the generic `elementsEqual` walks
+        // the views index by index and was a tenth of a request's cost.
+        let compared = mine.withContiguousStorageIfAvailable { mine in
+            theirs.withContiguousStorageIfAvailable { theirs in mine.hasSameBytes(as: theirs) }
+        }
+        if let compared, let same = compared { return same }
         return mine.elementsEqual(theirs)
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Byte-wise equality of two buffers.
+    @inlinable
+    public func hasSameBytes(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        guard count > 0 else { return true }
+        return memcmp(baseAddress!, other.baseAddress!, count) == 0
     }
 }

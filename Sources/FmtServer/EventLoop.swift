@@ -17,7 +17,8 @@ final class EventLoop: @unchecked Sendable {
     private let epoll: Int32
     private let wakeFD: Int32
     private let listener: Listener
-    private let dispatcher: Dispatcher
+    /// This loop's stats shard and per-batch plugin set.
+    private let lane: Dispatcher.Lane
     private let configuration: ServerConfiguration
     private let counters: ServerCounters
     private let logger: Logger
@@ -63,7 +64,7 @@ final class EventLoop: @unchecked Sendable {
         self.index = index
         self.nextSibling = index
         self.listener = listener
-        self.dispatcher = dispatcher
+        lane = Dispatcher.Lane(dispatcher)
         self.configuration = configuration
         self.counters = counters
         self.logger = logger
@@ -104,6 +105,7 @@ final class EventLoop: @unchecked Sendable {
             #if DEBUG
             while wedgeRequested.load(ordering: .relaxed) { usleep(10_000) }
             #endif
+            if count > 0 { lane.beginBatch() }
             for event in events.prefix(Int(max(count, 0))) {
                 switch event.data {
                 case Self.listenerToken: acceptConnections(now: now)
@@ -113,6 +115,7 @@ final class EventLoop: @unchecked Sendable {
                 default: handle(fd: Int32(truncatingIfNeeded: event.data), events: event.events, now: now)
                 }
             }
+            lane.endBatch()
             if stopRequested.load(ordering: .relaxed) {
                 if beginOrContinueDrain() { break }
                 let left = stopDeadline.load(ordering: .relaxed) &- csys_monotonic_usec()
@@ -399,6 +402,7 @@ final class EventLoop: @unchecked Sendable {
     /// Cuts `bytes` into lines and answers them; once the buffered responses reach `--max-output`, the rest waits in
     /// the backlog until the client reads.
     private func consume(_ bytes: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
+        lane.restartClock()
         let newlinesBefore = connection.framer.newlines
         let maxOutput = configuration.maxOutputBytes
         let taken = connection.framer.consume(bytes, while: { connection.pendingOutput < maxOutput }) {
@@ -426,7 +430,7 @@ final class EventLoop: @unchecked Sendable {
             connection.readClosed = true
             return
         }
-        dispatcher.respond(to: line, into: &connection.output)
+        lane.respond(to: line, into: &connection.output)
     }
 
     /// Re-registers interest after a turn: pause reading a client that does not read, close a finished one.

@@ -21,6 +21,15 @@ final class Collator: @unchecked Sendable {
         fmt_collator_close(handle)
     }
 
+    /// Compares two UTF-8 strings in place: negative, zero or positive.
+    func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int32 {
+        a.withMemoryRebound(to: CChar.self) { a in
+            b.withMemoryRebound(to: CChar.self) { b in
+                fmt_collator_compare(handle, a.baseAddress, Int32(a.count), b.baseAddress, Int32(b.count))
+            }
+        }
+    }
+
     /// Compares two UTF-8 strings: negative, zero or positive.
     func compare(_ a: [UInt8], _ b: [UInt8]) -> Int32 {
         a.withUnsafeBufferPointer { a in

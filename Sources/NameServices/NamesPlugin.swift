@@ -15,6 +15,10 @@ public struct NamesPlugin: FormatterPlugin {
 
     private let resolver: LocaleResolver
     private let collators = TagCache<Collator> { Collator(tag: $0) }
+    /// Collators by the request's `locale` text (its bytes; nil when absent), so a request neither resolves the tag
+    /// nor spells it again to find its collator. Bounded as `collators` is, since the text is the client's: at most
+    /// twice that many collators stay open.
+    private let collatorsByText = BoundedCache<WireName?, Collator>(limit: 256)
     private let pluralRules = TagCache<PluralRules> { PluralRules(tag: $0) }
     private let catalogue: MessageCatalogue
     /// The longest key in bytes: a longer `key` names no message, and is refused before it is hashed.
@@ -89,12 +93,25 @@ public struct NamesPlugin: FormatterPlugin {
         guard let names = try names(request) else {
             throw CoreError.invalidField("names", message: "The field \"names\" is required.")
         }
-        let utf8 = names.map { Array($0.utf8) }
-        let order = names.indices.sorted { a, b in
-            let result = collator.compare(utf8[a], utf8[b])
-            return result != 0 ? result < 0 : a < b
+        // Every name's UTF-8 in one buffer, compared in place: no array per name.
+        var utf8: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(names.count)
+        for name in names {
+            let start = utf8.count
+            utf8.append(contentsOf: name.utf8)
+            ranges.append(start..<utf8.count)
         }
-        response.member("sorted", order.map { names[$0] })
+        let order = utf8.withUnsafeBufferPointer { utf8 in
+            names.indices.sorted { a, b in
+                let result = collator.compare(
+                    UnsafeBufferPointer(rebasing: utf8[ranges[a]]), UnsafeBufferPointer(rebasing: utf8[ranges[b]]))
+                return result != 0 ? result < 0 : a < b
+            }
+        }
+        response.array("sorted") { sorted in
+            for index in order { sorted.element(names[index]) }
+        }
         response.member("order", order)
     }
 
@@ -119,6 +136,18 @@ public struct NamesPlugin: FormatterPlugin {
     }
 
     private func collator(for request: RequestFields) throws -> Collator {
+        let text: WireName?
+        switch request["locale"] {
+        case nil: text = nil
+        case .string(let locale)?: text = WireName(locale)
+        case .some: return try openCollator(for: request)
+        }
+        // `openCollator` never answers nil, so neither does the cache.
+        return try collatorsByText.value(for: text) { try openCollator(for: request) }!
+    }
+
+    /// The collator of the request's resolved tag, shared by every text that resolves to it.
+    private func openCollator(for request: RequestFields) throws -> Collator {
         let tag = try request.locale(resolver).requested.description
         guard let collator = collators.value(for: tag) else {
             throw CoreError.invalidField("locale", message: "ICU has no collator for \"\(tag)\".")

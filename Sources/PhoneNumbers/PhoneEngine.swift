@@ -109,7 +109,7 @@ public struct PhoneEngine: Sendable {
         if scalars.count > 250 { throw .tooLong }
         var national = try nationalPart(scalars)
         guard self.text.isViable(national) else { throw .notANumber }
-        let regionTerritory = defaultRegion.flatMap { metadata.byRegion[$0] }
+        let regionTerritory = defaultRegion.flatMap { metadata.territory(forRegion: $0) }
         if regionTerritory == nil && checkRegion {
             guard let first = national.first, TextRules.isPlus(first) else { throw .invalidCountryCode }
         }
@@ -574,6 +574,14 @@ public struct PhoneEngine: Sendable {
 
     // MARK: Description
 
+    /// `+`, the calling code and the national number, appended rather than interpolated.
+    private static func e164(_ number: PhoneNumber) -> String {
+        var text = "+"
+        text += String(number.countryCode)
+        text += number.nationalNumber
+        return text
+    }
+
     /// Parses and describes a number as the daemon reports it. `viewerRegion` decides `display`.
     public func describe(
         number text: String, defaultRegion: String?, viewerRegion: String?
@@ -588,7 +596,7 @@ public struct PhoneEngine: Sendable {
         let (national, international, rfc3966) = forms(number)
         let possibility = possibility(of: number)
         return PhoneDescription(
-            valid: type != .unknown, e164: "+\(number.countryCode)\(number.nationalNumber)", region: region,
+            valid: type != .unknown, e164: Self.e164(number), region: region,
             type: type, national: national, international: international, rfc3966: rfc3966,
             display: region != nil && region == viewerRegion ? national : international,
             phoneExtension: number.phoneExtension, possible: possibility.isPossible, possibleReason: possibility,

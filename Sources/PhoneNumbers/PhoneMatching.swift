@@ -239,7 +239,7 @@ extension PhoneEngine {
     )
         -> String
     {
-        guard let viewer = viewerRegion.flatMap({ metadata.byRegion[$0] }) else { return international }
+        guard let viewer = viewerRegion.flatMap({ metadata.territory(forRegion: $0) }) else { return international }
         let code = number.countryCode
         guard !metadata.territories(forCode: code).isEmpty else { return number.nationalNumber }
         if code == 1 {
@@ -262,7 +262,7 @@ extension PhoneEngine {
     /// for an unknown region, `001`, or a type without an example (`fixedLineOrMobile` is `fixedLine`'s
     /// example; `unknown` has none).
     public func exampleNumber(region: String, type: PhoneNumberType = .fixedLine) -> PhoneNumber? {
-        guard let territory = metadata.byRegion[region] else { return nil }
+        guard let territory = metadata.territory(forRegion: region) else { return nil }
         let key: PhoneNumberType = type == .fixedLineOrMobile ? .fixedLine : type
         guard let example = territory.examples[key] else { return nil }
         return try? parse(example, defaultRegion: region)

@@ -270,6 +270,8 @@ public struct PhoneMetadata: Sendable {
     public let version: String
     let territories: [Territory]
     let byRegion: [String: Territory]
+    /// The territories of two-letter region codes by `letterIndex`, so a request's regions are found without hashing.
+    private let byLetters: [Territory?]
     let nonGeographic: [Int: Territory]
     /// Regions per calling code, main country first, then in metadata order.
     let regionsByCode: [Int: [String]]
@@ -341,6 +343,11 @@ public struct PhoneMetadata: Sendable {
         self.codeTable = codeTable
         self.territories = territories
         self.byRegion = byRegion
+        var byLetters = [Territory?](repeating: nil, count: 26 * 26)
+        for (region, territory) in byRegion {
+            if let index = Self.letterIndex(region) { byLetters[index] = territory }
+        }
+        self.byLetters = byLetters
         self.nonGeographic = nonGeographic
         self.regionsByCode = regionsByCode
     }
@@ -361,6 +368,22 @@ public struct PhoneMetadata: Sendable {
 
     /// Region codes supported for parsing national numbers (excludes `001`).
     public var regions: [String] { byRegion.keys.sorted() }
+
+    /// The territory of a region code (`NL`), as `byRegion` holds it.
+    func territory(forRegion region: String) -> Territory? {
+        if let index = Self.letterIndex(region) { return byLetters[index] }
+        return byRegion[region]
+    }
+
+    /// The slot of a code of two ASCII upper-case letters; nil for anything else.
+    private static func letterIndex(_ region: String) -> Int? {
+        let utf8 = region.utf8
+        guard utf8.count == 2 else { return nil }
+        let first = utf8[utf8.startIndex] &- UInt8(ascii: "A")
+        let second = utf8[utf8.index(after: utf8.startIndex)] &- UInt8(ascii: "A")
+        guard first < 26, second < 26 else { return nil }
+        return Int(first) * 26 + Int(second)
+    }
 
     /// The calling code of a region, e.g. 31 for `NL`.
     public func countryCode(forRegion region: String) -> Int? { byRegion[region]?.countryCode }

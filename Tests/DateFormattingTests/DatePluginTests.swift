@@ -114,6 +114,38 @@ import Testing
         }
     }
 
+    /// Answers are routed by the locale's text, style and shown year: each spelling still resolves on its own, and
+    /// a refused locale stays refused after a good one of the same request shape was routed.
+    @Test func routesByLocaleTextKeepEverySpellingAndRefusal() throws {
+        func answer(_ fields: JSONObject) throws -> JSONObject {
+            var all: JSONObject = ["op": "date"]
+            for member in fields { all.append(member.key, member.value) }
+            return try plugin.handle(Request(op: "date", fields: all))
+        }
+        for _ in 0..<2 {
+            let base = try answer(["date": "1990-11-29", "locale": "nl-BE"])
+            #expect(base["locale"] == "nl-BE")
+            #expect(base["text"] == "29 november")
+            let underscored = try answer(["date": "1990-11-29", "locale": "nl_be"])
+            #expect(underscored["locale"] == "nl-BE")
+            let absent = try answer(["date": "1990-11-29"])
+            let null = try answer(["date": "1990-11-29", "locale": nil])
+            #expect(absent["locale"] == "en")
+            #expect(null == absent)
+            let shown = try answer(["date": "1990-11-29", "locale": "nl", "yearShared": true])
+            #expect(shown["text"] == "29 november 1990")
+            let hidden = try answer(["date": "--11-29", "locale": "nl", "yearShared": true])
+            #expect(hidden["text"] == "29 november")
+            for locale: JSONValue in ["nl--BE", 5] {
+                #expect {
+                    try answer(["date": "1990-11-29", "locale": locale])
+                } throws: { error in
+                    (error as? CoreError)?.code == "invalid_field" && (error as? CoreError)?.field == "locale"
+                }
+            }
+        }
+    }
+
     @Test func unknownStyleIsAnInvalidFieldNamingStyle() {
         #expect {
             try plugin.handle(Self.request(["date": "1990-11-29", "style": "full"]))

@@ -71,6 +71,30 @@ final class Reports: Sendable {
                 + #""field":"late"}}"# + "\n")
     }
 
+    @Test func statsMergeEveryLoopsLaneWithTheSharedCounts() throws {
+        let dispatcher = try Self.dispatcher()
+        let lanes = [Dispatcher.Lane(dispatcher), Dispatcher.Lane(dispatcher)]
+        var out: [UInt8] = []
+        for (index, lane) in lanes.enumerated() {
+            lane.beginBatch()
+            for _ in 0...index {
+                Array(#"{"op":"ping"}"#.utf8).withUnsafeBufferPointer { lane.respond(to: $0, into: &out) }
+            }
+            Array(#"{"op":"fail"}"#.utf8).withUnsafeBufferPointer { lane.respond(to: $0, into: &out) }
+            lane.endBatch()
+        }
+        _ = Self.respond(dispatcher, #"{"op":"ping"}"#)
+        _ = Self.respond(dispatcher, "not json")
+        let totals = dispatcher.stats.totals
+        #expect(totals.requests == 7)
+        #expect(totals.errors == 3)
+        #expect(dispatcher.stats.perOp["ping"] == ["requests": 4, "errors": 0])
+        #expect(dispatcher.stats.perOp["fail"] == ["requests": 2, "errors": 2])
+        #expect(dispatcher.stats.perOp[RequestStats.otherOp] == ["requests": 1, "errors": 1])
+        #expect(dispatcher.stats.latency["count"] == 7)
+        #expect(out.filter { $0 == 0x0A }.count == 5)
+    }
+
     @Test func opsAreRoutedByTheirBytes() throws {
         let dispatcher = try Self.dispatcher()
         #expect(Self.respond(dispatcher, #"{"op":"ping"}"#)?["ok"] == .bool(true))
