@@ -27,14 +27,14 @@ export FMTD_FUZZ_DATA=$root/data
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$here/lsan.supp:print_suppressions=0}
 
-all_targets=(request locale date phone address-formats phone-metadata message-catalogue message-format postal-code)
+all_targets=(request locale date phone address-formats phone-metadata message-catalogue message-format postal-code copy-rules)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 
 # Longest input per target: a request line is at most 64 KiB on the wire, but short inputs find more per second.
 max_len() {
     case $1 in
-        request | message-catalogue | message-format) echo 8192 ;;
+        request | message-catalogue | message-format | copy-rules) echo 8192 ;;
         postal-code) echo 4096 ;;
         locale | date) echo 256 ;;
         phone) echo 512 ;;
@@ -47,7 +47,7 @@ max_len() {
 # about five times what real files cost there; a super-linear path still stands out. Parsers of one request get a flat 10 ms.
 slow_per_kib() {
     case $1 in
-        address-formats | phone-metadata | message-catalogue | message-format) echo 10 ;;
+        address-formats | phone-metadata | message-catalogue | message-format | copy-rules) echo 10 ;;
         *) echo 0 ;;
     esac
 }
@@ -67,6 +67,7 @@ dictionary() {
         phone) echo "$here/Dictionaries/phone.dict" ;;
         message-format) echo "$here/Dictionaries/message.dict" ;;
         postal-code) echo "$here/Dictionaries/postal.dict" ;;
+        copy-rules) echo "$here/Dictionaries/copy-rules.dict" ;;
         locale | date) ;;
         *) echo "$here/Dictionaries/json.dict" ;;
     esac
