@@ -87,7 +87,7 @@ enum CopyRulesTarget {
         if case .success(let rules) = rules { check(messages, rules) }
 
         var withRules = files
-        if let shipped { withRules[shippedPath] = shippedText }
+        if shipped != nil { withRules[shippedPath] = shippedText }
         let plugin: NamesPlugin
         do {
             plugin = try NamesPlugin(loading: DataStore(source: .embedded(withRules), localDirectory: nil), environment: environment)
