@@ -220,7 +220,8 @@ private struct Parser {
             return .placeholder
         }
         index += 1
-        let type = token(stoppingAt: [",", "}"])
+        // ICU reads the type's letters in either case (`SELECT`).
+        let type = token(stoppingAt: [",", "}"]).lowercased()
         skipSpace()
         let isChoice = type == "plural" || type == "selectordinal" || type == "select"
         guard isChoice, peek() == ",", depth < Self.maximumDepth else {

@@ -40,6 +40,7 @@ import Testing
         ("en", "Done'!'"),
         // After a `}` that closes nothing, which ICU prints as text.
         ("en", "Saved} done!"),
+        ("en", "{g, SELECT, other {Done!}}"),
     ])
     func anExclamationMarkIsFound(language: String, pattern: String) {
         #expect(Self.rules(language, pattern) == [.exclamation], "\(pattern)")
