@@ -5,7 +5,7 @@
 #
 # Exits non-zero when any target crashes, leaks, times out (-timeout, per input), runs out of memory, breaks one
 # of its invariants, or meets an input slower than FMTD_FUZZ_SLOW_MS (default 10 ms, 100 ms for postal-code, 30 ms
-# for message-format; best of three runs). The -timeout of 10 s per input only catches hangs: a 2 s limit tripped on a loaded 2-core
+# for message-format; best of three runs, in CPU time). The -timeout of 10 s per input only catches hangs: a 2 s limit tripped on a loaded 2-core
 # machine (replayed: 0 ms).
 # Environment: FMTD_FUZZ_JOBS (targets run at once, default 1), FMTD_FUZZ_SCRATCH (build directory, default
 # .build/fuzz), FMTD_FUZZ_OUT (where corpora, logs and artifacts go; default a new temporary directory).

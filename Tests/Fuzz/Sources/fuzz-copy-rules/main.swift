@@ -26,7 +26,7 @@ enum CopyRulesTarget {
     /// The most texts a pattern's branches may render for the ICU comparison; more are not compared.
     static let maximumRenderings = 64
 
-    /// The rule names of data/README.md's table of rules (`| rule | finds |`).
+    /// The rule names of data/README.md's table of rules (`| rule | finds |`): every `CopyRule`, and no other.
     static let documentedRules: Set<String> = {
         var rules: Set<String> = []
         var inTable = false
@@ -39,7 +39,9 @@ enum CopyRulesTarget {
                 break
             }
         }
-        guard !rules.isEmpty else { Fuzz.fail("data/README.md documents no copy rules") }
+        guard rules == Set(CopyRule.allCases.map(\.rawValue)) else {
+            Fuzz.fail("data/README.md documents the copy rules \(rules.sorted()), CopyRule has \(CopyRule.allCases)")
+        }
         return rules
     }()
 
@@ -90,7 +92,8 @@ enum CopyRulesTarget {
         if shipped != nil { withRules[shippedPath] = shippedText }
         let plugin: NamesPlugin
         do {
-            plugin = try NamesPlugin(loading: DataStore(source: .embedded(withRules), localDirectory: nil), environment: environment)
+            plugin = try NamesPlugin(
+                loading: DataStore(source: .embedded(withRules), localDirectory: nil), environment: environment)
         } catch let error as DataError {
             guard files.keys.contains(error.file) || error.file == shippedPath || error.file == "messages" else {
                 Fuzz.fail("the names plugin failed naming \(error.file.debugDescription): \(error)")
@@ -100,7 +103,9 @@ enum CopyRulesTarget {
                     Fuzz.fail("the plugin refused copy-rules.json (\(error)); CopyRuleSet says \(shippedRules)")
                 }
                 // The catalogue loaded: compare what ICU formats without the rules.
-                if let bare = try? NamesPlugin(loading: DataStore(source: .embedded(files), localDirectory: nil), environment: environment) {
+                if let bare = try? NamesPlugin(
+                    loading: DataStore(source: .embedded(files), localDirectory: nil), environment: environment)
+                {
                     compareWithICU(bare, messages)
                 }
             }
@@ -151,7 +156,9 @@ enum CopyRulesTarget {
                     $0.key == finding.key && $0.language == finding.language && $0.file == finding.file
                 }), documentedRules.contains(finding.rule.rawValue), !finding.message.isEmpty
             else { Fuzz.fail("a finding about no message of the catalogue, or of an undocumented rule: \(finding)") }
-            if finding.rule == .keyShape && finding.language != "en" || finding.rule == .glossary && finding.language == "en" {
+            if finding.rule == .keyShape && finding.language != "en"
+                || finding.rule == .glossary && finding.language == "en"
+            {
                 Fuzz.fail("\(finding.rule.rawValue) reported on the wrong language: \(finding)")
             }
         }
@@ -233,7 +240,8 @@ enum CopyRulesTarget {
     static func count(_ pieces: [MessagePiece]) -> Int {
         var total = 1
         for case .branches(let branches) in pieces {
-            total = min(total * branches.reduce(0) { min($0 + count($1), maximumRenderings + 1) }, maximumRenderings + 1)
+            total = min(
+                total * branches.reduce(0) { min($0 + count($1), maximumRenderings + 1) }, maximumRenderings + 1)
         }
         return total
     }
@@ -268,7 +276,8 @@ enum CopyRulesTarget {
         guard runs.count > 1 else { return text == runs[0] }
         let head = runs[0]
         let tail = runs[runs.count - 1]
-        guard text.count >= head.count + tail.count, text.starts(with: head), text.suffix(tail.count).elementsEqual(tail)
+        guard text.count >= head.count + tail.count, text.starts(with: head),
+            text.suffix(tail.count).elementsEqual(tail)
         else { return false }
         var position = head.count
         let end = text.count - tail.count
