@@ -45,8 +45,8 @@ max_len() {
 # Loaders' honest cost grows with the file (the committed phone metadata takes ~45 ms uninstrumented), and so does
 # formatting a pattern with each of its arguments, so they get 10 ms plus 10 ms per KiB under ASan and coverage,
 # about five times what real files cost there; a super-linear path still stands out. The copy-rules target loads two
-# rules files and compiles and checks up to nine patterns: its seeds take 4-9 ms there (the 3.4 KiB ones with the shipped
-# rules 7-9 ms, against 44 ms allowed). Parsers of one request get a flat 10 ms.
+# rules files and compiles and checks up to nine patterns: its seeds take 0.5-8 ms of CPU there (the 3.4 KiB ones with
+# the shipped rules 4.5-8 ms, against 44 ms allowed). Parsers of one request get a flat 10 ms.
 slow_per_kib() {
     case $1 in
         address-formats | phone-metadata | message-catalogue | message-format | copy-rules) echo 10 ;;
