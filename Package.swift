@@ -15,7 +15,7 @@ let package = Package(
             name: "FmtdModules",
             targets: [
                 "FmtCore", "FmtHost", "AddressFormatting", "DateFormatting", "PhoneNumbers", "PhonePlugin",
-                "NameServices",
+                "NameServices", "CopyRules",
             ]
         ),
     ],

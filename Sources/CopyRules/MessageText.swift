@@ -157,7 +157,7 @@ private struct Parser {
         index + offset < scalars.count ? scalars[index + offset] : nil
     }
 
-    /// Text and arguments up to an unmatched `}` (left for the caller) or the end.
+    /// Text and arguments up to the `}` that closes a branch (left for the caller; at depth 0 it is text) or the end.
     mutating func message(inPlural: Bool, depth: Int) -> [MessagePiece] {
         var pieces: [MessagePiece] = []
         var text = String.UnicodeScalarView()
@@ -190,7 +190,8 @@ private struct Parser {
                     text.append(scalar)
                     index += 1
                 }
-            case "}":
+            // Outside every argument ICU reads an unmatched `}` as text.
+            case "}" where depth > 0:
                 flush()
                 return pieces
             case "{":
@@ -219,7 +220,8 @@ private struct Parser {
             return .placeholder
         }
         index += 1
-        let type = token(stoppingAt: [",", "}"])
+        // ICU reads the type's letters in either case (`SELECT`).
+        let type = token(stoppingAt: [",", "}"]).lowercased()
         skipSpace()
         let isChoice = type == "plural" || type == "selectordinal" || type == "select"
         guard isChoice, peek() == ",", depth < Self.maximumDepth else {

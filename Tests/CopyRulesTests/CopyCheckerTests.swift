@@ -38,6 +38,9 @@ import Testing
         ("en", "Contacts imported!"), ("nl", "Contacten geïmporteerd!"), ("de", "Kontakte importiert!"),
         ("en", "{count, plural, one {# contact imported!} other {# contacts imported}}"),
         ("en", "Done'!'"),
+        // After a `}` that closes nothing, which ICU prints as text.
+        ("en", "Saved} done!"),
+        ("en", "{g, SELECT, other {Done!}}"),
     ])
     func anExclamationMarkIsFound(language: String, pattern: String) {
         #expect(Self.rules(language, pattern) == [.exclamation], "\(pattern)")

@@ -46,6 +46,21 @@ import Testing
         #expect(MessagePiece.parse("{n, plural, other {'#' is # items}}").texts == ["# is ", " items"])
     }
 
+    @Test func anUnmatchedClosingBraceOutsideArgumentsIsText() {
+        // Found by the copy-rules fuzz target: ICU formats this pattern as written, the reader stopped at `}`.
+        let found = "\0\0\0\0\0\0\04ts\": 1, \"maxSegments\": 1}}\0Saved"
+        #expect(MessagePiece.parse(found).texts == [found])
+        #expect(Self.words("Saved} Now done!") == ["Saved", "Now", "done"])
+        #expect(MessagePiece.parse("{n, plural, other {# left}}} Done}").texts == [" left", "} Done}"])
+    }
+
+    @Test func argumentTypesAreReadInEitherCase() {
+        // Found by the copy-rules fuzz target: ICU formats `Done now`, the reader read one placeholder.
+        #expect(Self.words("{g, SELECT, other {Done now}}") == ["Done", "now"])
+        #expect(Self.words("{n, Plural, one {# item} other {# items}}") == ["item", "items"])
+        #expect(MessagePiece.parse("{n, SelectOrdinal, other {'#' #th}}").texts == ["# ", "th"])
+    }
+
     @Test func sentencesOpenAtTheStartAfterStopsAndInBranchesAtTheStart() {
         let runs = MessagePiece.parse("{n, plural, =0 {None found} other {# found}}. Try again: Now").wordRuns
         let opening = runs.flatMap { $0 }.filter(\.opensSentence).map(\.text)

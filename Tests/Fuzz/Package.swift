@@ -5,7 +5,7 @@ import PackageDescription
 // which passes `-sanitize=fuzzer,address`; a plain `swift build` of this package is not useful.
 let targets = [
     "fuzz-request", "fuzz-locale", "fuzz-date", "fuzz-phone", "fuzz-address-formats", "fuzz-phone-metadata",
-    "fuzz-message-catalogue", "fuzz-message-format", "fuzz-postal-code",
+    "fuzz-message-catalogue", "fuzz-message-format", "fuzz-postal-code", "fuzz-copy-rules",
 ]
 
 /// fmtd's library product of the modules under test; the name pins the dependency's identity, which would
