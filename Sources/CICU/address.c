@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unicode/uchar.h>
+#include <unicode/uloc.h>
 #include <unicode/uregex.h>
 #include <unicode/uscript.h>
 #include <unicode/utf8.h>
@@ -158,4 +159,20 @@ int32_t fmt_icu_address_first_letter_in(const char *text, int32_t length, const 
         return 0;
     }
     return -1;
+}
+
+int32_t fmt_icu_address_tag_script(const char *tag, char *out, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    char locale[ULOC_FULLNAME_CAPACITY];
+    char likely[ULOC_FULLNAME_CAPACITY];
+    int32_t parsed = 0;
+    uloc_forLanguageTag(tag, locale, ULOC_FULLNAME_CAPACITY, &parsed, &status);
+    if (U_FAILURE(status) || status == U_STRING_NOT_TERMINATED_WARNING || parsed <= 0) return 0;
+    uloc_addLikelySubtags(locale, likely, ULOC_FULLNAME_CAPACITY, &status);
+    if (U_FAILURE(status) || status == U_STRING_NOT_TERMINATED_WARNING) return 0;
+    char script[ULOC_SCRIPT_CAPACITY];
+    int32_t n = uloc_getScript(likely, script, ULOC_SCRIPT_CAPACITY, &status);
+    if (U_FAILURE(status) || n <= 0 || n >= ULOC_SCRIPT_CAPACITY) return 0;
+    if (n <= capacity) memcpy(out, script, (size_t)n);
+    return n;
 }
