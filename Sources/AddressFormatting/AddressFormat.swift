@@ -185,6 +185,16 @@ final class AddressFormat: Sendable {
         return (latin, ArabicScript.writes(input.values, shown: fields))
     }
 
+    /// The layout `addressFormat` describes for `language`: the Latin one (`isLatin`) where the country has one
+    /// and `language` is not local, else `layout` (the local one when `language` is absent); with whether
+    /// `language` is Arabic script.
+    func layout(describing language: LanguageTag?) -> (layout: Layout, isLatin: Bool, arabic: Bool) {
+        guard let language else { return (layout, false, false) }
+        let arabic = ArabicScript.writes(language)
+        guard let local, let latin, !local.isLocal(language) else { return (layout, false, arabic) }
+        return (latin, true, arabic)
+    }
+
     /// The example address's postal code: what `warnings` show as a well-formed code.
     var examplePostalCode: String? {
         example.first(where: { $0.field == .postalCode })?.value
