@@ -176,13 +176,13 @@ final class AddressFormat: Sendable {
     func layout(for input: AddressInput) -> (layout: Layout, arabic: Bool) {
         guard let local, let latin else {
             let arabic = input.language.map { ArabicScript.writes($0) }
-            return (layout, arabic ?? ArabicScript.writes(input.values, shown: fields))
+            return (layout, arabic ?? ArabicScript.writes(input.values, deciding: layout.deciding))
         }
         if let language = input.language {
             return (local.isLocal(language) ? layout : latin, ArabicScript.writes(language))
         }
-        if local.isLocal(input.values, shown: fields) { return (layout, local.writesArabic) }
-        return (latin, ArabicScript.writes(input.values, shown: fields))
+        if local.isLocal(input.values, deciding: layout.deciding) { return (layout, local.writesArabic) }
+        return (latin, ArabicScript.writes(input.values, deciding: layout.deciding))
     }
 
     /// The layout `addressFormat` describes for `language`: the Latin one (`isLatin`) where the country has one

@@ -2,19 +2,23 @@ import CICU
 import FmtCore
 
 /// One layout of a country: its lines, its one-line form and the order of its fields, with the same templates as
-/// Arabic-script text writes them (every comma `،`), made once at load.
-struct Layout: Sendable {
+/// Arabic-script text writes them (every comma `،`), made once at load. A class: a request takes its layout with
+/// one retain.
+final class Layout: Sendable {
     let lines: [LineTemplate]
     let oneLine: LineTemplate
     /// Fields in display order: the order they first appear in `lines`.
     let fields: [AddressField]
     let arabicLines: [LineTemplate]
     let arabicOneLine: LineTemplate
+    /// The fields whose first letter decides the script (`LocalScript.deciding`) that this layout shows, in order.
+    let deciding: [AddressField]
 
     init(lines: [LineTemplate], oneLine: LineTemplate, fields: [AddressField]) {
         self.lines = lines
         self.oneLine = oneLine
         self.fields = fields
+        deciding = LocalScript.deciding.filter(fields.contains)
         arabicLines = lines.map { $0.replacingCommas(with: ArabicScript.comma) }
         arabicOneLine = oneLine.replacingCommas(with: ArabicScript.comma)
     }
@@ -53,10 +57,10 @@ enum ArabicScript {
         LanguageTag(parsing: language).map { writes($0) } ?? false
     }
 
-    /// Whether the entered values are Arabic script: the first letter of the first of `LocalScript.deciding` the
-    /// layout shows with one decides, as it does for the local layout.
-    static func writes(_ values: FieldMap<String>, shown: [AddressField]) -> Bool {
-        scripts.firstLetterIsIn(values, shown: shown)
+    /// Whether the entered values are Arabic script: the first letter of the first of `deciding` (a layout's)
+    /// with one decides, as it does for the local layout.
+    static func writes(_ values: FieldMap<String>, deciding: [AddressField]) -> Bool {
+        scripts.firstLetterIsIn(values, deciding: deciding)
     }
 }
 
@@ -69,11 +73,11 @@ struct ScriptCodes: Sendable {
         codes = names.map { fmt_icu_address_script_code($0) }
     }
 
-    /// Whether the first letter of the first of `LocalScript.deciding` that `shown` holds and that has a letter
-    /// is in one of the scripts; false when no value has a letter.
-    func firstLetterIsIn(_ values: FieldMap<String>, shown: [AddressField]) -> Bool {
-        for field in LocalScript.deciding {
-            guard let value = values[field], shown.contains(field) else { continue }
+    /// Whether the first letter of the first value among `deciding` (a layout's) that has a letter is in one of
+    /// the scripts; false when no value has a letter.
+    func firstLetterIsIn(_ values: FieldMap<String>, deciding: [AddressField]) -> Bool {
+        for field in deciding {
+            guard let value = values[field] else { continue }
             if let answer = firstLetterIsIn(value) { return answer }
         }
         return false
@@ -163,9 +167,10 @@ struct LocalScript: Sendable {
         return Self.combinations[script]?.contains(where: scripts.contains) ?? false
     }
 
-    /// Whether the entered values are in the local script: the first letter of the first of `deciding` the
-    /// format shows with one decides, so a Latin building name in `extra` does not turn a Japanese address Latin.
-    func isLocal(_ values: FieldMap<String>, shown: [AddressField]) -> Bool {
-        codes.firstLetterIsIn(values, shown: shown)
+    /// Whether the entered values are in the local script: the first letter of the first of `deciding` (a
+    /// layout's: the fields of `LocalScript.deciding` it shows) with one decides, so a Latin building name in
+    /// `extra` does not turn a Japanese address Latin.
+    func isLocal(_ values: FieldMap<String>, deciding: [AddressField]) -> Bool {
+        codes.firstLetterIsIn(values, deciding: deciding)
     }
 }
