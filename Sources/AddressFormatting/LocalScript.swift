@@ -47,9 +47,11 @@ enum ArabicScript {
     /// Nastaliq variant `Aran`), else the likely script ICU gives its language and region (`fa`, `ur`, `pa-PK`).
     static func writes(_ language: LanguageTag) -> Bool {
         if let script = language.script { return script == "Arab" || script == "Aran" }
-        var script: [CChar] = [0, 0, 0, 0, 0, 0, 0, 0]
-        let length = fmt_icu_address_tag_script(language.description, &script, Int32(script.count))
-        return length == 4 && script[0] == 0x41 && script[1] == 0x72 && script[2] == 0x61 && script[3] == 0x62
+        // Only the language and region bear on the likely script; variants and extensions are left out.
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 8) { script in
+            let length = fmt_icu_address_likely_script(language.language, language.region, script.baseAddress, 8)
+            return length == 4 && script[0] == 0x41 && script[1] == 0x72 && script[2] == 0x61 && script[3] == 0x62
+        }
     }
 
     /// Whether text in `language` (a served language's tag, `en`) is Arabic script; false when it is no tag.

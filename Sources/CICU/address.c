@@ -161,13 +161,21 @@ int32_t fmt_icu_address_first_letter_in(const char *text, int32_t length, const 
     return -1;
 }
 
-int32_t fmt_icu_address_tag_script(const char *tag, char *out, int32_t capacity) {
+int32_t fmt_icu_address_likely_script(const char *language, const char *region, char *out, int32_t capacity) {
+    size_t language_length = strlen(language);
+    size_t region_length = region == NULL ? 0 : strlen(region);
+    if (language_length < 2 || language_length > 8 || region_length > 3) return 0;
+    /* An ICU locale ID ("pa_PK") goes to uloc_addLikelySubtags as it is, without uloc_forLanguageTag's parse. */
+    char locale[16];
+    memcpy(locale, language, language_length);
+    locale[language_length] = 0;
+    if (region_length > 0) {
+        locale[language_length] = '_';
+        memcpy(locale + language_length + 1, region, region_length);
+        locale[language_length + 1 + region_length] = 0;
+    }
     UErrorCode status = U_ZERO_ERROR;
-    char locale[ULOC_FULLNAME_CAPACITY];
     char likely[ULOC_FULLNAME_CAPACITY];
-    int32_t parsed = 0;
-    uloc_forLanguageTag(tag, locale, ULOC_FULLNAME_CAPACITY, &parsed, &status);
-    if (U_FAILURE(status) || status == U_STRING_NOT_TERMINATED_WARNING || parsed <= 0) return 0;
     uloc_addLikelySubtags(locale, likely, ULOC_FULLNAME_CAPACITY, &status);
     if (U_FAILURE(status) || status == U_STRING_NOT_TERMINATED_WARNING) return 0;
     char script[ULOC_SCRIPT_CAPACITY];
