@@ -6,12 +6,10 @@ import FmtCore
 final class AddressFormat: Sendable {
     /// The key in the data: an ISO 3166-1 code (`BE`) or `default`.
     let key: String
-    let lines: [LineTemplate]
-    let oneLine: LineTemplate
-    /// Fields in display order: the order they first appear in `lines`.
-    let fields: [AddressField]
-    /// The layout for text in Latin script where `lines` is the local one; nil where one layout serves all.
-    let latin: LatinLayout?
+    /// The country's layout: its only one, or the local one where it has a `latin` one too.
+    let layout: Layout
+    /// The layout for text in Latin script where `layout` is the local one; nil where one layout serves all.
+    let latin: Layout?
     /// What makes an address local; set exactly when `latin` is.
     let local: LocalScript?
     let labelKeys: [AddressField: String]
@@ -50,17 +48,16 @@ final class AddressFormat: Sendable {
         for lineValue in lineValues {
             lines.append(try Self.template(lineValue))
         }
-        self.lines = lines
         var fields: [AddressField] = []
         for field in lines.flatMap(\.fields) {
             guard !fields.contains(field) else { throw fail("lines", "the field \"\(field.rawValue)\" appears twice") }
             fields.append(field)
         }
-        self.fields = fields
 
         let oneLineValue = entry.member("oneLine")
         guard oneLineValue.value != nil else { throw fail("oneLine", "is required") }
-        oneLine = try Self.template(oneLineValue)
+        let oneLine = try Self.template(oneLineValue)
+        layout = Layout(lines: lines, oneLine: oneLine, fields: fields)
         if let stray = oneLine.fields.first(where: { !fields.contains($0) }) {
             throw fail("oneLine", "uses \"\(stray.rawValue)\", which no line shows")
         }
@@ -168,6 +165,36 @@ final class AddressFormat: Sendable {
         }
     }
 
+    var lines: [LineTemplate] { layout.lines }
+    var oneLine: LineTemplate { layout.oneLine }
+    /// Fields in display order: the order they first appear in `lines`.
+    var fields: [AddressField] { layout.fields }
+
+    /// The layout for an address: the Latin one where the country has one and `input` is not local (by
+    /// `address.language` when given, else by the first letter of the values), else `layout`; with whether
+    /// the text is Arabic script (decided the same way), which writes the layout's commas as `،`.
+    func layout(for input: AddressInput) -> (layout: Layout, arabic: Bool) {
+        guard let local, let latin else {
+            let arabic = input.language.map { ArabicScript.writes($0) }
+            return (layout, arabic ?? ArabicScript.writes(input.values, deciding: layout.deciding))
+        }
+        if let language = input.language {
+            return (local.isLocal(language) ? layout : latin, ArabicScript.writes(language))
+        }
+        if local.isLocal(input.values, deciding: layout.deciding) { return (layout, local.writesArabic) }
+        return (latin, ArabicScript.writes(input.values, deciding: layout.deciding))
+    }
+
+    /// The layout `addressFormat` describes for `language`: the Latin one (`isLatin`) where the country has one
+    /// and `language` is not local, else `layout` (the local one when `language` is absent); with whether
+    /// `language` is Arabic script.
+    func layout(describing language: LanguageTag?) -> (layout: Layout, isLatin: Bool, arabic: Bool) {
+        guard let language else { return (layout, false, false) }
+        let arabic = ArabicScript.writes(language)
+        guard let local, let latin, !local.isLocal(language) else { return (layout, false, arabic) }
+        return (latin, true, arabic)
+    }
+
     /// The example address's postal code: what `warnings` show as a well-formed code.
     var examplePostalCode: String? {
         example.first(where: { $0.field == .postalCode })?.value
@@ -176,7 +203,7 @@ final class AddressFormat: Sendable {
     /// The Latin layout: its own lines and one-line form, over the same fields as the local lines.
     private static func latinLayout(
         _ value: DataFields.Value, fields: [AddressField]
-    ) throws(DataError) -> LatinLayout {
+    ) throws(DataError) -> Layout {
         let problem = "must be an object with \"lines\" and \"oneLine\""
         guard let object = try value.object(or: problem) else { throw value.invalid(problem) }
         if let unknown = object.members.first(where: { $0.name != "lines" && $0.name != "oneLine" }) {
@@ -206,7 +233,7 @@ final class AddressFormat: Sendable {
         if let stray = oneLine.fields.first(where: { !fields.contains($0) }) {
             throw oneLineValue.invalid("uses \"\(stray.rawValue)\", which no line shows")
         }
-        return LatinLayout(lines: lines, oneLine: oneLine, fields: latinFields)
+        return Layout(lines: lines, oneLine: oneLine, fields: latinFields)
     }
 
     private static func template(_ value: DataFields.Value) throws(DataError) -> LineTemplate {

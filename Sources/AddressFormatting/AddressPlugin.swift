@@ -131,19 +131,22 @@ public struct AddressPlugin: FormatterPlugin {
     }
 
     /// `addressFormat`: a country's format with localised labels, its layout, one-line template, postal-code
-    /// rule and example, the example rendered as `address` would for this viewer.
+    /// rule and example, the example rendered as `address` would for this viewer. `language` picks the layout
+    /// described as `address.language` does (the local one when absent), and the example is rendered with it.
     private func describeFormat(_ request: RequestFields, into response: inout ResponseWriter) throws(CoreError) {
         let locale = try request.locale(resolver)
         let country = try country(request, "country").code
+        let language = try language(request)
         let index = catalog.index(of: country)
         let format = catalog.ordered[index]
+        let (layout, isLatin, arabic) = format.layout(describing: language)
         let viewer = try viewerRegion(request, locale: locale)
         let countryName = territories.name(country, locale: locale)
         let texts = renderer.formatTexts(format, at: index, locale.language)
         let fieldLabels = texts.fieldLabels
         var exampleValues = FieldMap<String>()
         for (field, value) in format.example { exampleValues[field] = value }
-        var exampleInput = AddressInput(values: exampleValues, country: country)
+        var exampleInput = AddressInput(values: exampleValues, country: country, language: language)
         let example = renderer.render(
             &exampleInput, format: format, texts: texts, language: locale.language, countryName: countryName,
             showCountry: viewer?.code != country)
@@ -152,7 +155,7 @@ public struct AddressPlugin: FormatterPlugin {
         response.member("countryName", countryName)
         response.member("format", format.key)
         response.array("fields") { fields in
-            for field in format.fields {
+            for field in layout.fields {
                 fields.objectElement { object in
                     object.member("field", field.rawValue)
                     object.member("label", fieldLabels[field]!)
@@ -165,8 +168,11 @@ public struct AddressPlugin: FormatterPlugin {
                 object.member("required", true)
             }
         }
-        response.member("layout", format.lines.map(\.source))
-        response.member("oneLine", format.oneLine.source)
+        if format.latin != nil {
+            response.member("layoutScript", isLatin ? "latin" : "local")
+        }
+        response.member("layout", layout.lines(arabic: arabic).map(\.source))
+        response.member("oneLine", layout.oneLine(arabic: arabic).source)
         if let rule = format.postalCode {
             response.object("postalCode") { postalCode in
                 postalCode.member("pattern", rule.pattern)
@@ -178,6 +184,7 @@ public struct AddressPlugin: FormatterPlugin {
         response.object("example") { object in
             object.object("address") { address in
                 for (field, value) in format.example { address.member(named: field.rawValue, value) }
+                if let language { address.member("language", language.description) }
                 address.member("country", country)
             }
             object.member("lines", example.lines)

@@ -96,10 +96,7 @@ struct AddressRenderer: Sendable {
         _ input: inout AddressInput, format: AddressFormat, texts formatTexts: FormatTexts, language: String,
         countryName: String, showCountry: Bool
     ) -> RenderedAddress {
-        let latin = format.local.flatMap { local in
-            let isLocal = input.language.map(local.isLocal) ?? local.isLocal(input.values, shown: format.fields)
-            return isLocal ? nil : format.latin
-        }
+        let (layout, arabic) = format.layout(for: input)
         var warnings: [AddressWarning] = []
         for field in format.fields {
             guard let value = input.values[field] else {
@@ -141,7 +138,7 @@ struct AddressRenderer: Sendable {
             }
         }
         if let hidden { input.values[hidden.field] = nil }
-        let templates = latin?.lines ?? format.lines
+        let templates = layout.lines(arabic: arabic)
         var lines: [String] = []
         lines.reserveCapacity(templates.count + 1)
         for template in templates {
@@ -156,22 +153,27 @@ struct AddressRenderer: Sendable {
                 if !text.isEmpty { lines.append(text) }
             }
         }
-        var oneLine = (latin?.oneLine ?? format.oneLine).render { field in
+        let comma = arabic ? Self.arabicComma : ", "
+        var oneLine = layout.oneLine(arabic: arabic).render { field in
             input.values[field].map { value in
                 guard PlainText.hasLineBreak(value) else { return PlainText.trimmed(value) }
                 return value.split(whereSeparator: \.isNewline).map(PlainText.trimmed).filter { !$0.isEmpty }
-                    .joined(separator: ", ")
+                    .joined(separator: comma)
             }
         }
         if showCountry {
             lines.append(countryName)
-            oneLine = oneLine.isEmpty ? countryName : oneLine + ", " + countryName
+            // The country's name is in the viewer's language: the Arabic comma joins it only to Arabic text.
+            let joiner = arabic && ArabicScript.writes(language: language) ? Self.arabicComma : ", "
+            oneLine = oneLine.isEmpty ? countryName : oneLine + joiner + countryName
         }
         if let hidden { input.values[hidden.field] = hidden.value }
         return RenderedAddress(
-            lines: lines, endsWithCountry: showCountry, oneLine: oneLine, fields: latin?.fields ?? format.fields,
+            lines: lines, endsWithCountry: showCountry, oneLine: oneLine, fields: layout.fields,
             labels: formatTexts, warnings: warnings)
     }
+
+    private static let arabicComma = "\(ArabicScript.comma) "
 
     /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII text byte by
     /// byte, other text lower-cased.

@@ -59,6 +59,22 @@ struct LineTemplate: Sendable, Hashable {
         self.parts = parts
     }
 
+    private init(source: String, parts: [Part]) {
+        self.source = source
+        self.parts = parts
+    }
+
+    /// The same template with every comma of its separators written as `comma` (Arabic script's `،`); the
+    /// template itself when it has none. Field names hold no comma, so the source is replaced as a whole.
+    func replacingCommas(with comma: Character) -> LineTemplate {
+        guard source.contains(",") else { return self }
+        let replaced = parts.map { part -> Part in
+            guard case .separator(let text, let punctuated) = part else { return part }
+            return .separator(String(text.map { $0 == "," ? comma : $0 }), punctuated: punctuated)
+        }
+        return LineTemplate(source: String(source.map { $0 == "," ? comma : $0 }), parts: replaced)
+    }
+
     /// Renders the line from present values (absent or empty values are left out with their separator).
     func render(_ value: (AddressField) -> String?) -> String {
         var output = ""

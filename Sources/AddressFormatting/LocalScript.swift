@@ -1,13 +1,109 @@
 import CICU
 import FmtCore
 
-/// The layout a country writes in another script: libaddressinput's Latin `lfmt` beside its local `fmt`
-/// (JP, CN, KR, TW, HK, MO, TH), or the same lines joined by `, ` instead of the local language's joiner (EG).
-struct LatinLayout: Sendable {
+/// One layout of a country: its lines, its one-line form and the order of its fields, with the same templates as
+/// Arabic-script text writes them (every comma `،`), made once at load. A class: a request takes its layout with
+/// one retain.
+final class Layout: Sendable {
     let lines: [LineTemplate]
     let oneLine: LineTemplate
     /// Fields in display order: the order they first appear in `lines`.
     let fields: [AddressField]
+    let arabicLines: [LineTemplate]
+    let arabicOneLine: LineTemplate
+    /// The fields whose first letter decides the script (`LocalScript.deciding`) that this layout shows, in order.
+    let deciding: [AddressField]
+
+    init(lines: [LineTemplate], oneLine: LineTemplate, fields: [AddressField]) {
+        self.lines = lines
+        self.oneLine = oneLine
+        self.fields = fields
+        deciding = LocalScript.deciding.filter(fields.contains)
+        arabicLines = lines.map { $0.replacingCommas(with: ArabicScript.comma) }
+        arabicOneLine = oneLine.replacingCommas(with: ArabicScript.comma)
+    }
+
+    /// The lines for text in Arabic script or in another.
+    func lines(arabic: Bool) -> [LineTemplate] {
+        arabic ? arabicLines : lines
+    }
+
+    /// The one-line form for text in Arabic script or in another.
+    func oneLine(arabic: Bool) -> LineTemplate {
+        arabic ? arabicOneLine : oneLine
+    }
+}
+
+/// Text in Arabic script (Arabic, Persian, Urdu, Pashto, Sorani…) writes its commas as the Arabic comma `،`, in
+/// every country: the one-line form joins with `، ` and a layout's `{city}, {district}` reads `{city}، {district}`.
+/// Whether text is Arabic is decided as the local layout is: by `address.language` when given, else by the first
+/// letter of the values.
+enum ArabicScript {
+    /// U+060C ARABIC COMMA.
+    static let comma: Character = "\u{060C}"
+    private static let scripts = ScriptCodes(["Arab"])
+
+    /// Whether text in `language` is Arabic script: its script subtag when it has one (`Arab`, or ISO 15924's
+    /// Nastaliq variant `Aran`), else the likely script ICU gives its language and region (`fa`, `ur`, `pa-PK`).
+    static func writes(_ language: LanguageTag) -> Bool {
+        if let script = language.script { return script == "Arab" || script == "Aran" }
+        // Only the language and region bear on the likely script; variants and extensions are left out.
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 8) { script in
+            let length = fmt_icu_address_likely_script(language.language, language.region, script.baseAddress, 8)
+            return length == 4 && script[0] == 0x41 && script[1] == 0x72 && script[2] == 0x61 && script[3] == 0x62
+        }
+    }
+
+    /// Whether text in `language` (a served language's tag, `en`) is Arabic script; false when it is no tag.
+    static func writes(language: String) -> Bool {
+        LanguageTag(parsing: language).map { writes($0) } ?? false
+    }
+
+    /// Whether the entered values are Arabic script: the first letter of the first of `deciding` (a layout's)
+    /// with one decides, as it does for the local layout.
+    static func writes(_ values: FieldMap<String>, deciding: [AddressField]) -> Bool {
+        scripts.firstLetterIsIn(values, deciding: deciding)
+    }
+}
+
+/// A set of ICU script codes, and whether entered text is written in one of them.
+struct ScriptCodes: Sendable {
+    private let codes: [Int32]
+
+    /// `names` are ICU Script property values known to exist (checked at load by the caller, or constants).
+    init(_ names: [String]) {
+        codes = names.map { fmt_icu_address_script_code($0) }
+    }
+
+    /// Whether the first letter of the first value among `deciding` (a layout's) that has a letter is in one of
+    /// the scripts; false when no value has a letter.
+    func firstLetterIsIn(_ values: FieldMap<String>, deciding: [AddressField]) -> Bool {
+        for field in deciding {
+            guard let value = values[field] else { continue }
+            if let answer = firstLetterIsIn(value) { return answer }
+        }
+        return false
+    }
+
+    /// Whether the value's first letter is in one of the scripts; nil when it has no letter. Text that reaches
+    /// an ASCII letter before any other byte is Latin without asking ICU.
+    private func firstLetterIsIn(_ value: String) -> Bool? {
+        for byte in value.utf8 {
+            if byte >= 0x80 { break }
+            if (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) { return false }
+        }
+        guard value.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+        var text = value
+        let answer = text.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { characters in
+                codes.withUnsafeBufferPointer { codes in
+                    fmt_icu_address_first_letter_in(
+                        characters.baseAddress, Int32(characters.count), codes.baseAddress, Int32(codes.count))
+                }
+            }
+        }
+        return answer < 0 ? nil : answer == 1
+    }
 }
 
 /// What makes an address local to a country with a Latin layout: the languages written in the local script
@@ -17,7 +113,9 @@ struct LocalScript: Sendable {
     let languages: [String]
     /// ISO 15924 names as ICU's Script property spells them.
     let scripts: [String]
-    private let codes: [Int32]
+    private let codes: ScriptCodes
+    /// Whether one of `scripts` is Arabic: local text then writes the Arabic comma.
+    let writesArabic: Bool
 
     /// ISO 15924 codes for script combinations, which are no Script property value of their own: the tag
     /// `ja-Jpan` is local where the format lists `Hani`, `Hira` or `Kana`.
@@ -47,7 +145,6 @@ struct LocalScript: Sendable {
         }
         guard !languages.isEmpty else { throw object.member("languages").invalid(languagesProblem) }
         var scripts: [String] = []
-        var codes: [Int32] = []
         let scriptsProblem = "must be a non-empty array of ISO 15924 script names ICU knows (Hani)"
         for element in try object.member("scripts").array(or: scriptsProblem) ?? [] {
             guard case .string(let script)? = element.value, script.utf8.count == 4 else {
@@ -56,12 +153,12 @@ struct LocalScript: Sendable {
             let code = fmt_icu_address_script_code(script)
             guard code >= 0 else { throw element.invalid("\"\(script)\" is not a script ICU knows") }
             scripts.append(script)
-            codes.append(code)
         }
         guard !scripts.isEmpty else { throw object.member("scripts").invalid(scriptsProblem) }
         self.languages = languages
         self.scripts = scripts
-        self.codes = codes
+        codes = ScriptCodes(scripts)
+        writesArabic = scripts.contains("Arab")
     }
 
     /// Whether text in `language` is written in the local script: its script subtag when it has one
@@ -72,37 +169,10 @@ struct LocalScript: Sendable {
         return Self.combinations[script]?.contains(where: scripts.contains) ?? false
     }
 
-    /// Whether the entered values are in the local script: the first letter of the first of `deciding` the
-    /// format shows with one decides, so a Latin building name in `extra` does not turn a Japanese address Latin.
-    func isLocal(_ values: FieldMap<String>, shown: [AddressField]) -> Bool {
-        for field in Self.deciding {
-            guard let value = values[field], shown.contains(field) else { continue }
-            switch firstLetterIsLocal(value) {
-            case true?: return true
-            case false?: return false
-            case nil: continue
-            }
-        }
-        return false
-    }
-
-    /// Whether the value's first letter is in a local script; nil when it has no letter. Text that reaches
-    /// an ASCII letter before any other byte is Latin without asking ICU.
-    private func firstLetterIsLocal(_ value: String) -> Bool? {
-        for byte in value.utf8 {
-            if byte >= 0x80 { break }
-            if (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) { return false }
-        }
-        guard value.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
-        var text = value
-        let answer = text.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { characters in
-                codes.withUnsafeBufferPointer { codes in
-                    fmt_icu_address_first_letter_in(
-                        characters.baseAddress, Int32(characters.count), codes.baseAddress, Int32(codes.count))
-                }
-            }
-        }
-        return answer < 0 ? nil : answer == 1
+    /// Whether the entered values are in the local script: the first letter of the first of `deciding` (a
+    /// layout's: the fields of `LocalScript.deciding` it shows) with one decides, so a Latin building name in
+    /// `extra` does not turn a Japanese address Latin.
+    func isLocal(_ values: FieldMap<String>, deciding: [AddressField]) -> Bool {
+        codes.firstLetterIsIn(values, deciding: deciding)
     }
 }

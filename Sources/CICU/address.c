@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unicode/uchar.h>
+#include <unicode/uloc.h>
 #include <unicode/uregex.h>
 #include <unicode/uscript.h>
 #include <unicode/utf8.h>
@@ -158,4 +159,28 @@ int32_t fmt_icu_address_first_letter_in(const char *text, int32_t length, const 
         return 0;
     }
     return -1;
+}
+
+int32_t fmt_icu_address_likely_script(const char *language, const char *region, char *out, int32_t capacity) {
+    size_t language_length = strlen(language);
+    size_t region_length = region == NULL ? 0 : strlen(region);
+    if (language_length < 2 || language_length > 8 || region_length > 3) return 0;
+    /* An ICU locale ID ("pa_PK") goes to uloc_addLikelySubtags as it is, without uloc_forLanguageTag's parse. */
+    char locale[16];
+    memcpy(locale, language, language_length);
+    locale[language_length] = 0;
+    if (region_length > 0) {
+        locale[language_length] = '_';
+        memcpy(locale + language_length + 1, region, region_length);
+        locale[language_length + 1 + region_length] = 0;
+    }
+    UErrorCode status = U_ZERO_ERROR;
+    char likely[ULOC_FULLNAME_CAPACITY];
+    uloc_addLikelySubtags(locale, likely, ULOC_FULLNAME_CAPACITY, &status);
+    if (U_FAILURE(status) || status == U_STRING_NOT_TERMINATED_WARNING) return 0;
+    char script[ULOC_SCRIPT_CAPACITY];
+    int32_t n = uloc_getScript(likely, script, ULOC_SCRIPT_CAPACITY, &status);
+    if (U_FAILURE(status) || n <= 0 || n >= ULOC_SCRIPT_CAPACITY) return 0;
+    if (n <= capacity) memcpy(out, script, (size_t)n);
+    return n;
 }

@@ -175,17 +175,23 @@ public enum ProtocolDescription {
             request: [
                 Field("country", "string, required", "ISO 3166-1 alpha-2"), locale,
                 Field("viewerRegion", "string, optional", "as for address"),
+                Field(
+                    "language", "string, optional",
+                    "as address.language: the layout described (ja-Latn: JP's Latin one; absent: the local one)"),
             ],
             response: [
                 lang, Field("country", "string", "the country code"),
                 Field("countryName", "string", "in the viewer's language"),
                 Field("format", "string", "a country code or `default`"),
                 Field("fields", "array", "`field`, `label`, `required`, in display order"),
+                Field(
+                    "layoutScript", "string, optional",
+                    "`local` or `latin`: which layout is described, for a country with both"),
                 Field("layout", "array of strings", "the line templates"),
                 Field("oneLine", "string", "the one-line template"),
                 Field("postalCode", "object or null", "`pattern`, `example`"),
                 Field("example", "object", "`address`, `lines`, `oneLine`"),
-            ], errors: "invalid_field on country, viewerRegion or locale.",
+            ], errors: "invalid_field on country, language, viewerRegion or locale.",
             example: #"{"op":"addressFormat","country":"BE","locale":"nl"}"#),
         Op(
             name: "date", summary: "Formats a calendar date in the viewer's locale; the year only when shared.",

@@ -185,17 +185,15 @@ struct AddressFormatConverter {
         guard let fmt = field("fmt", country) else { throw ConversionError("\(country): no fmt, not even ZZ's") }
         let language = language(country)
         let primary = language.split(separator: "-").first.map(String.init) ?? ""
-        // A local layout: the country has a distinct Latin one (`lfmt`), so `fmt` is for its own script; or its
-        // language joins lines with other than `, ` (EG's `، `), so text in its script is joined so.
-        let isLocal = own("lfmt", country).map { $0 != fmt } ?? false
-        let localJoiner = Self.joiner(primary)
-        let hasLatin = isLocal || localJoiner != ", "
+        // A local layout: the country has a distinct Latin one (`lfmt`), so `fmt` is for its own script. (Arabic
+        // script's comma is no layout of its own: the daemon writes it for Arabic text in every country.)
+        let hasLatin = own("lfmt", country).map { $0 != fmt } ?? false
 
         let lines = layout(fmt, country, primaryLanguage: primary)
         // Fields are shown once; a second appearance (none upstream) would fail the load, so it is refused here.
         let shown = lines.flatMap(Self.fields(of:))
         guard Set(shown).count == shown.count else { throw ConversionError("\(country): a field appears twice") }
-        let oneLine = Self.oneLine(lines, joiner: hasLatin ? localJoiner : ", ")
+        let oneLine = Self.oneLine(lines, joiner: hasLatin ? Self.joiner(primary) : ", ")
         var latin: JSONObject?
         if hasLatin {
             let latinLines = layout(own("lfmt", country) ?? fmt, country, primaryLanguage: "")
@@ -290,13 +288,12 @@ struct AddressFormatConverter {
         }.joined(separator: joiner)
     }
 
-    /// How a language's script joins the lines of the one-line form: nothing in Chinese and Japanese, a space
-    /// in Korean and Thai, the Arabic comma `، ` in languages written in Arabic script, else `, `.
+    /// How a local layout's one-line form joins its lines: nothing in Chinese and Japanese, a space in Korean
+    /// and Thai, else `, ` (which the daemon writes `، ` for Arabic-script text).
     static func joiner(_ primaryLanguage: String) -> String {
         switch primaryLanguage {
         case "ja", "zh": ""
         case "ko", "th": " "
-        case "ar", "fa", "ur", "ps", "ckb", "sd", "ug": "، "
         default: ", "
         }
     }
@@ -304,8 +301,6 @@ struct AddressFormatConverter {
     /// The scripts text in a language's local layout is written in (ICU's Script values), by primary language.
     static let localScripts: [String: [String]] = [
         "ja": ["Hani", "Hira", "Kana"], "zh": ["Hani", "Bopo"], "ko": ["Hang", "Hani"], "th": ["Thai"],
-        "ar": ["Arab"], "fa": ["Arab"], "ur": ["Arab"], "ps": ["Arab"], "ckb": ["Arab"], "sd": ["Arab"],
-        "ug": ["Arab"],
     ]
 
     /// The street line: house number before or after the street and the text between, as OpenCage writes it

@@ -12,7 +12,8 @@ struct AddressCommand: Subcommand {
             description: """
                 Without field options, shows the address format of country CC: its fields with their labels in the
                 viewer's language, the line layout, the one-line template, the postal-code pattern and the example
-                address rendered. With field options, formats that address by the convention of country CC.
+                address rendered; with --language, the layout for text in that language (ja-Latn: Japan's Latin
+                one). With field options, formats that address by the convention of country CC.
                 """,
             options: [
                 .text(
@@ -27,7 +28,8 @@ struct AddressCommand: Subcommand {
                 .text(
                     "--language", "TAG",
                     help: "the language the address is written in (`address.language`, BCP 47: ja, ja-Latn, "
-                        + "zh-Hant); decides between a country's local and Latin layouts",
+                        + "zh-Hant); decides between a country's local and Latin layouts, and Arabic script's "
+                        + "comma; without field options, the layout shown",
                     default: "by the script of the values", group: "Field options"
                 ) { $0.fields["language"] = $1 },
             ]
@@ -65,6 +67,7 @@ struct AddressCommand: Subcommand {
         let language = options.fields["language"]
         if address.count == 0 {
             request = ["op": "addressFormat", "country": .string(country)]
+            if let language { request.append("language", .string(language)) }
         } else {
             if let language { address.append("language", .string(language)) }
             address.append("country", .string(country))
@@ -103,9 +106,10 @@ struct AddressCommand: Subcommand {
             return output + rest
         }
         let format = response.text("format")
+        let variant = response["layoutScript"]?.stringValue.map { ", \($0 == "latin" ? "Latin" : $0) layout" } ?? ""
         var lines = [
             "\(response.text("countryName")) (\(response.text("country"))): "
-                + (format == "default" ? "the default international format" : "format \(format)"),
+                + (format == "default" ? "the default international format" : "format \(format)") + variant,
             "",
             "Fields:",
         ]

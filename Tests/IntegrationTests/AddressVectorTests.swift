@@ -143,6 +143,29 @@ import Testing
         #expect(malformed.stderr.contains("address.language"), "\(malformed.stderr)")
     }
 
+    /// Without field options `--language` picks the layout `fmtq address --country CC` shows.
+    @Test func fmtqAddressFormatShowsTheLayoutForItsLanguage() throws {
+        let daemon = try Daemon.start()
+        let arguments = ["--socket", daemon.socketPath, "address", "--country", "JP", "--locale", "en"]
+        let latin = try run(Paths.fmtq, arguments + ["--language", "ja-Latn"])
+        #expect(latin.status == 0, "\(latin.stderr)")
+        #expect(latin.stdout.hasPrefix("Japan (JP): format JP, Latin layout\n"), "\(latin.stdout)")
+        #expect(latin.stdout.contains("Layout:\n  <Name>\n"), "\(latin.stdout)")
+        #expect(latin.stdout.contains("  <City>, <Prefecture>\n  <Postal code>\n"), "\(latin.stdout)")
+        for local in [arguments, arguments + ["--language", "ja"]] {
+            let shown = try run(Paths.fmtq, local)
+            #expect(shown.stdout.hasPrefix("Japan (JP): format JP, local layout\n"), "\(shown.stdout)")
+            #expect(shown.stdout.contains("Layout:\n  <Postal code>\n  <Prefecture><City>\n"), "\(shown.stdout)")
+        }
+        let persian = try run(
+            Paths.fmtq, ["--socket", daemon.socketPath, "address", "--country", "IR", "--language", "fa"])
+        #expect(persian.stdout.hasPrefix("Iran (IR): format IR\n"), "\(persian.stdout)")
+        #expect(persian.stdout.contains("  <City>\u{060C} <Neighborhood>\n"), "\(persian.stdout)")
+        let malformed = try run(Paths.fmtq, arguments + ["--language", "ja__JP"])
+        #expect(malformed.status == 1)
+        #expect(malformed.stderr.contains("invalid_field") && malformed.stderr.contains("language"))
+    }
+
     @Test func fmtqAddressWithoutCountryIsAUsageErrorAndABadCountryAnErrorResponse() throws {
         let daemon = try Daemon.start()
         #expect(try run(Paths.fmtq, ["--socket", daemon.socketPath, "address", "--street", "Herengracht"]).status == 2)

@@ -46,4 +46,10 @@ int32_t fmt_icu_address_script_code(const char *name);
    -1 when the text has no letter (digits, punctuation, spaces) or is not valid UTF-8. */
 int32_t fmt_icu_address_first_letter_in(const char *text, int32_t length, const int32_t *scripts, int32_t count);
 
+/* The script text in a language is likely written in, by ICU's likely subtags for the language subtag (2 to 8
+   lower-case letters) and the region subtag (NULL or up to 3 characters): "fa" -> "Arab", "pa" "PK" -> "Arab",
+   "pa" -> "Guru", "ja" -> "Jpan". Writes the ISO 15924 code (4 bytes, not terminated) to out when it fits in
+   capacity and returns its length; 0 when the subtags are out of bounds or ICU knows no script for them. */
+int32_t fmt_icu_address_likely_script(const char *language, const char *region, char *out, int32_t capacity);
+
 #endif
