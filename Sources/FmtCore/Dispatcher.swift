@@ -8,8 +8,9 @@ public final class Dispatcher: Sendable {
     /// The wire protocol version reported by `info`; it grows only by optional fields.
     public static let protocolVersion = 1
 
-    /// A built-in op answered by the host rather than a plugin (`ping`, `info`, `stats`).
-    public typealias BuiltinOp = @Sendable (Request) throws -> JSONObject
+    /// A built-in op answered by the host rather than a plugin (`ping`, `info`, `stats`): it appends its members
+    /// after the envelope, as a plugin does, so `ping` builds no `JSONObject` to encode and free.
+    public typealias BuiltinOp = @Sendable (Request, inout ResponseWriter) throws -> Void
 
     /// Where an op goes, with its stats slot: one lookup per request. Plugins are addressed by their position,
     /// which is the same in every generation the registry loads.
@@ -138,19 +139,11 @@ public final class Dispatcher: Sendable {
             switch route(request.op) {
             case .builtin(let builtin, let opSlot)?:
                 slot = opSlot
-                Self.appendSuccess(try builtin(request), id: request.id, to: &out)
+                try Self.appendAnswer(id: request.id, to: &out) { try builtin(request, &$0) }
             case .plugin(let index, let op, let opSlot)?:
                 slot = opSlot
                 let plugin = (plugins ?? registry.current).plugins[index]
-                let start = out.count
-                Self.appendEnvelope(id: request.id, to: &out)
-                do {
-                    try ResponseWriter.appendMembers(to: &out) { try plugin.handle(op: op, request, into: &$0) }
-                } catch {
-                    out.removeSubrange(start...)
-                    throw error
-                }
-                JSONWriter.appendLiteral("}\n", to: &out)
+                try Self.appendAnswer(id: request.id, to: &out) { try plugin.handle(op: op, request, into: &$0) }
             case nil:
                 throw CoreError.unknownOp(String(request.op.prefix(64)))
             }
@@ -173,6 +166,21 @@ public final class Dispatcher: Sendable {
         var out: [UInt8] = []
         line.withUnsafeBufferPointer { respond(to: $0, into: &out) }
         return out
+    }
+
+    /// Appends `{"id":…,"ok":true`, the members `body` writes, `}` and a newline; when `body` throws, nothing.
+    private static func appendAnswer(
+        id: JSONValue, to out: inout [UInt8], _ body: (inout ResponseWriter) throws -> Void
+    ) throws {
+        let start = out.count
+        appendEnvelope(id: id, to: &out)
+        do {
+            try ResponseWriter.appendMembers(to: &out, body)
+        } catch {
+            out.removeSubrange(start...)
+            throw error
+        }
+        JSONWriter.appendLiteral("}\n", to: &out)
     }
 
     /// Appends `{"id":…,"ok":true,…body}` and a newline.
