@@ -186,16 +186,11 @@ public final class Dispatcher: Sendable {
                 let builtin = builtinOps[route.builtin]
                 try Self.appendAnswer(id: request.id, to: &out) { try builtin(request, &$0) }
             } else {
-                let op = pluginOps[route.op]
-                // The plugin is called where the set holds it: a copy would retain it, a count both loops write.
-                func answer(with set: PluginSet) throws {
-                    try set.plugins.withUnsafeBufferPointer { plugins in
-                        try Self.appendAnswer(id: request.id, to: &out) {
-                            try plugins[route.plugin].handle(op: op, request, into: &$0)
-                        }
-                    }
+                if let plugins {
+                    try answer(request, route: route, with: plugins, into: &out)
+                } else {
+                    try answer(request, route: route, with: registry.current, into: &out)
                 }
-                if let plugins { try answer(with: plugins) } else { try answer(with: registry.current) }
             }
             return (slot, false)
         } catch let error as any WireError {
@@ -206,6 +201,16 @@ public final class Dispatcher: Sendable {
             Self.appendError(CoreError.internal("\(error)"), id: request.id, to: &out)
         }
         return (slot, true)
+    }
+
+    /// Answers with a plugin called where the set holds it: a copy would retain it, a count both loops write.
+    private func answer(_ request: Request, route: Route, with set: PluginSet, into out: inout [UInt8]) throws {
+        let op = pluginOps[route.op]
+        try set.plugins.withUnsafeBufferPointer { plugins in
+            try Self.appendAnswer(id: request.id, to: &out) {
+                try plugins[route.plugin].handle(op: op, request, into: &$0)
+            }
+        }
     }
 
     private func reportInternal(op: String, _ message: String) {
