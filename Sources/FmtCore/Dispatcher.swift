@@ -8,14 +8,23 @@ public final class Dispatcher: Sendable {
     /// The wire protocol version reported by `info`; it grows only by optional fields.
     public static let protocolVersion = 1
 
-    /// A built-in op answered by the host rather than a plugin (`ping`, `info`, `stats`).
-    public typealias BuiltinOp = @Sendable (Request) throws -> JSONObject
+    /// A built-in op answered by the host rather than a plugin (`ping`, `info`, `stats`): it appends its members
+    /// after the envelope, as a plugin does, so `ping` builds no `JSONObject` to encode and free.
+    public typealias BuiltinOp = @Sendable (Request, inout ResponseWriter) throws -> Void
 
     /// Where an op goes, with its stats slot: one lookup per request. Plugins are addressed by their position,
-    /// which is the same in every generation the registry loads.
-    private enum Route: Sendable {
-        case builtin(BuiltinOp, slot: Int)
-        case plugin(index: Int, op: String, slot: Int)
+    /// which is the same in every generation the registry loads. Plain integers, so finding and dropping a route
+    /// touches no reference count the other loops share.
+    private struct Route: Sendable {
+        /// The op's name: `count` bytes from `start` in `routeNames`.
+        var start: Int
+        var count: Int
+        /// A built-in op's index in `builtinOps`, with `plugin` -1; for a plugin's op, `plugin` is the plugin's
+        /// position in the set and `op` the op's index in `pluginOps`.
+        var builtin: Int
+        var plugin: Int
+        var op: Int
+        var slot: Int
     }
 
     /// Told of every `internal` answer (the op and the error's message), so a bug never goes unlogged.
@@ -26,8 +35,15 @@ public final class Dispatcher: Sendable {
     /// Every op served: the built-ins and the enabled plugins' ops.
     public let ops: [String]
     /// Routes by the op's UTF-8 length, then bytes: ops are ASCII, a String key would normalise whatever a client
-    /// sends, and hashing costs more than comparing the one or two ops of a length.
-    private let routesByLength: [[(name: [UInt8], route: Route)]]
+    /// sends, and hashing costs more than comparing the one or two ops of a length. `routes[routeRanges[n]]` are
+    /// the ops of `n` bytes.
+    private let routes: [Route]
+    private let routeRanges: [Range<Int>]
+    /// Every op's name, one after the other.
+    private let routeNames: [UInt8]
+    private let builtinOps: [BuiltinOp]
+    /// The plugins' ops as `FormatterPlugin.handle(op:_:into:)` takes them.
+    private let pluginOps: [String]
     private let onInternalError: InternalErrorHandler?
 
     public init(
@@ -37,15 +53,41 @@ public final class Dispatcher: Sendable {
         self.registry = registry
         ops = Array(builtins.keys).sorted() + registry.ops
         stats = RequestStats(ops: ops)
-        var routes: [WireName: Route] = [:]
+        var named: [(name: String, builtin: Int, plugin: Int, op: Int)] = []
+        var pluginOps: [String] = []
         for (index, type) in registry.pluginTypes.enumerated() {
-            for op in type.ops { routes[WireName(op)] = .plugin(index: index, op: op, slot: stats.slot(for: op)) }
+            for op in type.ops {
+                named.append((op, -1, index, pluginOps.count))
+                pluginOps.append(op)
+            }
         }
-        for (op, builtin) in builtins { routes[WireName(op)] = .builtin(builtin, slot: stats.slot(for: op)) }
-        let longest = routes.keys.map(\.text.utf8.count).max() ?? 0
-        var byLength = [[(name: [UInt8], route: Route)]](repeating: [], count: longest + 1)
-        for (name, route) in routes { byLength[name.text.utf8.count].append((Array(name.text.utf8), route)) }
-        routesByLength = byLength
+        var builtinOps: [BuiltinOp] = []
+        for (op, builtin) in builtins.sorted(by: { $0.key < $1.key }) {
+            named.append((op, builtinOps.count, -1, -1))
+            builtinOps.append(builtin)
+        }
+        // A built-in op of a plugin op's name wins, as it did when both went into one table.
+        var seen = Set<WireName>()
+        named = named.reversed().filter { seen.insert(WireName($0.name)).inserted }
+        named.sort { ($0.name.utf8.count, $0.name) < ($1.name.utf8.count, $1.name) }
+        var routes: [Route] = []
+        var names: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for entry in named {
+            let count = entry.name.utf8.count
+            while ranges.count <= count { ranges.append(routes.count..<routes.count) }
+            routes.append(
+                Route(
+                    start: names.count, count: count, builtin: entry.builtin, plugin: entry.plugin, op: entry.op,
+                    slot: stats.slot(for: entry.name)))
+            names.append(contentsOf: entry.name.utf8)
+            ranges[count] = ranges[count].lowerBound..<routes.count
+        }
+        self.routes = routes
+        self.routeRanges = ranges
+        self.routeNames = names
+        self.builtinOps = builtinOps
+        self.pluginOps = pluginOps
     }
 
     /// Appends the response line (with its `\n`) for one request line (without its `\n`), recording it in the
@@ -97,18 +139,21 @@ public final class Dispatcher: Sendable {
     }
 
     private func route(_ op: String) -> Route? {
-        let found = op.utf8.withContiguousStorageIfAvailable { bytes -> Route? in
-            guard bytes.count < routesByLength.count else { return nil }
-            for entry in routesByLength[bytes.count] {
-                let same = entry.name.withUnsafeBufferPointer { $0.hasSameBytes(as: bytes) }
-                if same { return entry.route }
+        if let found = op.utf8.withContiguousStorageIfAvailable({ route($0) }) { return found }
+        return Array(op.utf8).withUnsafeBufferPointer { route($0) }
+    }
+
+    private func route(_ op: UnsafeBufferPointer<UInt8>) -> Route? {
+        guard op.count < routeRanges.count else { return nil }
+        return routeNames.withUnsafeBufferPointer { names in
+            for index in routeRanges[op.count] {
+                let route = routes[index]
+                if UnsafeBufferPointer(rebasing: names[route.start..<route.start + route.count]).hasSameBytes(as: op) {
+                    return route
+                }
             }
             return nil
         }
-        if let found { return found }
-        let bytes = Array(op.utf8)
-        guard bytes.count < routesByLength.count else { return nil }
-        return routesByLength[bytes.count].first { $0.name == bytes }?.route
     }
 
     /// Answers one line with `plugins` (the registry's current set when nil); the stats slot and whether it failed.
@@ -135,24 +180,17 @@ public final class Dispatcher: Sendable {
         }
         var slot = stats.otherSlot
         do {
-            switch route(request.op) {
-            case .builtin(let builtin, let opSlot)?:
-                slot = opSlot
-                Self.appendSuccess(try builtin(request), id: request.id, to: &out)
-            case .plugin(let index, let op, let opSlot)?:
-                slot = opSlot
-                let plugin = (plugins ?? registry.current).plugins[index]
-                let start = out.count
-                Self.appendEnvelope(id: request.id, to: &out)
-                do {
-                    try ResponseWriter.appendMembers(to: &out) { try plugin.handle(op: op, request, into: &$0) }
-                } catch {
-                    out.removeSubrange(start...)
-                    throw error
+            guard let route = route(request.op) else { throw CoreError.unknownOp(String(request.op.prefix(64))) }
+            slot = route.slot
+            if route.plugin < 0 {
+                let builtin = builtinOps[route.builtin]
+                try Self.appendAnswer(id: request.id, to: &out) { try builtin(request, &$0) }
+            } else {
+                if let plugins {
+                    try answer(request, route: route, with: plugins, into: &out)
+                } else {
+                    try answer(request, route: route, with: registry.current, into: &out)
                 }
-                JSONWriter.appendLiteral("}\n", to: &out)
-            case nil:
-                throw CoreError.unknownOp(String(request.op.prefix(64)))
             }
             return (slot, false)
         } catch let error as any WireError {
@@ -165,6 +203,16 @@ public final class Dispatcher: Sendable {
         return (slot, true)
     }
 
+    /// Answers with a plugin called where the set holds it: a copy would retain it, a count both loops write.
+    private func answer(_ request: Request, route: Route, with set: PluginSet, into out: inout [UInt8]) throws {
+        let op = pluginOps[route.op]
+        try set.plugins.withUnsafeBufferPointer { plugins in
+            try Self.appendAnswer(id: request.id, to: &out) {
+                try plugins[route.plugin].handle(op: op, request, into: &$0)
+            }
+        }
+    }
+
     private func reportInternal(op: String, _ message: String) {
         onInternalError?(String(decoding: op.utf8.prefix(64), as: UTF8.self), message)
     }
@@ -173,6 +221,21 @@ public final class Dispatcher: Sendable {
         var out: [UInt8] = []
         line.withUnsafeBufferPointer { respond(to: $0, into: &out) }
         return out
+    }
+
+    /// Appends `{"id":…,"ok":true`, the members `body` writes, `}` and a newline; when `body` throws, nothing.
+    private static func appendAnswer(
+        id: JSONValue, to out: inout [UInt8], _ body: (inout ResponseWriter) throws -> Void
+    ) throws {
+        let start = out.count
+        appendEnvelope(id: id, to: &out)
+        do {
+            try ResponseWriter.appendMembers(to: &out, body)
+        } catch {
+            out.removeSubrange(start...)
+            throw error
+        }
+        JSONWriter.appendLiteral("}\n", to: &out)
     }
 
     /// Appends `{"id":…,"ok":true,…body}` and a newline.

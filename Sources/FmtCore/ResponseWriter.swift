@@ -137,6 +137,16 @@ public struct ResponseWriter: Sendable {
         JSONWriter.appendString(value, to: &bytes)
     }
 
+    /// Every member of an object built as a tree (`info`, `stats`), in order, names escaped.
+    public mutating func members(_ object: JSONObject) {
+        for member in object.members {
+            appendComma()
+            JSONWriter.appendString(member.key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            JSONWriter.append(member.value, to: &bytes)
+        }
+    }
+
     /// A `null` member.
     public mutating func null(_ name: StaticString) {
         appendName(name)

@@ -8,9 +8,11 @@ enum BuiltinOps {
         counters: ServerCounters
     ) -> [String: Dispatcher.BuiltinOp] {
         [
-            "ping": { _ in ["version": .string(FormatterHost.version)] },
-            "info": { _ in info(registry: registry()) },
-            "stats": { _ in statsReport(stats: stats(), registry: registry(), counters: counters) },
+            "ping": { _, response in response.member("version", FormatterHost.version) },
+            "info": { _, response in response.members(info(registry: registry())) },
+            "stats": { _, response in
+                response.members(statsReport(stats: stats(), registry: registry(), counters: counters))
+            },
         ]
     }
 

@@ -105,7 +105,7 @@ public struct PhoneEngine: Sendable {
     /// `parse`; with `checkRegion` false a number without a country code and without a (known) default region
     /// parses with country code 0, as upstream's internal parse for matching does.
     func parse(_ text: String, defaultRegion: String?, checkRegion: Bool) throws(PhoneParseError) -> PhoneNumber {
-        let scalars = Array(text.unicodeScalars)
+        let scalars = TextRules.scalars(of: text)
         if scalars.count > 250 { throw .tooLong }
         var national = try nationalPart(scalars)
         guard self.text.isViable(national) else { throw .notANumber }

@@ -1,5 +1,24 @@
 /// Character classes used when reading a phone number out of free text.
 enum TextRules {
+    /// The text's scalars: an ASCII text (nearly every number) widened byte by byte into storage sized once; the
+    /// generic `Array(text.unicodeScalars)` walks the text twice, to count and to copy, decoding as it goes.
+    static func scalars(of text: String) -> [Unicode.Scalar] {
+        var text = text
+        let ascii: [Unicode.Scalar]? = text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else { return [] }
+            let count = utf8.count
+            var high: UInt8 = 0
+            for index in 0..<count { high |= base[index] }
+            guard high < 0x80 else { return nil }
+            return [Unicode.Scalar](unsafeUninitializedCapacity: count) { scalars, initialized in
+                let out = scalars.baseAddress!
+                for index in 0..<count { (out + index).initialize(to: Unicode.Scalar(base[index])) }
+                initialized = count
+            }
+        }
+        return ascii ?? Array(text.unicodeScalars)
+    }
+
     @inline(__always)
     static func isPlus(_ scalar: Unicode.Scalar) -> Bool { scalar == "+" || scalar == "\u{FF0B}" }
 

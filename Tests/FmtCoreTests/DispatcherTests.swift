@@ -38,7 +38,7 @@ final class Reports: Sendable {
         let registry = try PluginRegistry(
             pluginTypes: [FailingPlugin.self], store: DataStore(source: .embedded([:]), localDirectory: nil),
             environment: PluginEnvironment(resolver: LocaleResolver(supported: ["en"])))
-        return Dispatcher(registry: registry, builtins: ["ping": { _ in [:] }]) { op, message in
+        return Dispatcher(registry: registry, builtins: ["ping": { _, _ in }]) { op, message in
             reports.append("\(op): \(message)")
         }
     }

@@ -41,6 +41,22 @@ import Testing
         #expect(text + "\n" == String(decoding: expected, as: UTF8.self))
     }
 
+    @Test func aTreesMembersAreWrittenAsTheTreeEncodingWritesThem() {
+        let tree: JSONObject = [
+            "version": "1.2", "na\"me": ["k": [1, nil, true]], "list": ["a\u{1}", ["x": "y"]], "empty": [:],
+        ]
+        let text = Self.written { response in
+            response.members(tree)
+            response.member("after", 1)
+        }
+        var withAfter = tree
+        withAfter.append("after", 1)
+        var expected: [UInt8] = []
+        Dispatcher.appendSuccess(withAfter, id: 1, to: &expected)
+        #expect(text + "\n" == String(decoding: expected, as: UTF8.self))
+        #expect(Self.written { $0.members([:]) } == #"{"id":1,"ok":true}"#)
+    }
+
     @Test func whatAThrowingBodyWroteIsTakenBack() {
         var out = Array("earlier".utf8)
         #expect(throws: Refusal.self) {
