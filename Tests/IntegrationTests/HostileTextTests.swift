@@ -76,6 +76,41 @@ import Testing
         _ = try probe.settle()
     }
 
+    /// The inputs this round of the protocol added (issues 14 and 16), each at its most costly within `--max-line`:
+    /// answered or refused by their own bounds, in time linear in their length, and the connection stays usable.
+    static let newInputs: [(line: String, code: String)] = {
+        let nl = Array(repeating: #""nl""#, count: LocalePriorityList.maximumEntries).joined(separator: ",")
+        return [
+            (filled(#"{"op":"address","address":{"country":"BR","city":"X","district":""#, #""}}"#), "ok"),
+            (filled(#"{"op":"address","address":{"country":"FR","city":"X","sortingCode":""#, #""}}"#), "ok"),
+            (
+                #"{"op":"address","address":{"country":"JP","street":""# + String(repeating: "東", count: 21_000)
+                    + #""}}"#, "ok"
+            ),
+            (
+                filled(#"{"op":"address","address":{"country":"JP","city":"X","language":"ja-"#, #""}}"#),
+                "invalid_field"
+            ),
+            (filled(#"{"op":"addressFormat","country":"JP","language":"ja-"#, #""}"#), "invalid_field"),
+            (filled(#"{"op":"date","date":"--11-29","locale":[null,""#, #""]}"#), "invalid_field"),
+            (filled(#"{"op":"date","date":"--11-29","locale":"de,"#, #""}"#), "invalid_field"),
+            (#"{"op":"date","date":"--11-29","locale":[\#(nl)]}"#, "ok"),
+            (#"{"op":"date","date":"--11-29","locale":[\#(nl),"nl"]}"#, "invalid_field"),
+        ]
+    }()
+
+    @Test func theNewAddressFieldsAndLocaleListsAreBoundedOnTheDaemon() throws {
+        let probe = try HealthProbe.start()
+        let lines = Self.newInputs.map(\.line)
+        let (codes, perLine) = try Self.episode(probe, clients: 16, lines: lines)
+        var expected: [String: Int] = [:]
+        for input in Self.newInputs { expected[input.code, default: 0] += 16 }
+        #expect(codes == expected, "\(codes)")
+        #expect(perLine < 100, "\(perLine) ms of daemon CPU per line")
+        print("new inputs: \(16 * lines.count) lines up to 65 KB, \(String(format: "%.2f", perLine)) ms per line")
+        _ = try probe.settle()
+    }
+
     @Test func textThatIsNotStreamSafeIsRefusedWhereverItStands() throws {
         let daemon = try Daemon.start()
         let client = try daemon.connect()
