@@ -96,6 +96,15 @@ enum OpenMetrics {
             }
         }
 
+        if let byRule = stats["copyRules"]?.objectValue?["byRule"]?.objectValue {
+            out.family(
+                "fmtd_copy_rule_findings", "gauge",
+                "Copy-rule warnings about the catalogues serving now, per rule (fmtd --check lists them).")
+            for member in byRule {
+                out.sample("fmtd_copy_rule_findings", [("rule", member.key)], number(member.value) ?? 0)
+            }
+        }
+
         out.family("fmtd_build_info", "gauge", "The daemon's version, protocol and ICU (value 1).")
         let icu = info["icu"]?.objectValue ?? [:]
         out.sample(

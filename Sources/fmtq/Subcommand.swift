@@ -141,7 +141,7 @@ struct StatsCommand: Subcommand {
 
     static func render(_ response: JSONObject) -> String {
         var lines = ["uptime: \(response.text("uptimeSeconds")) s"]
-        for key in ["connections", "requests", "latency", "reloads"] {
+        for key in ["connections", "requests", "latency", "reloads", "copyRules"] {
             guard let object = response[key]?.objectValue else { continue }
             lines.append("\(key):")
             for member in object { lines.append("    \(member.key): \(object.text(member.key))") }

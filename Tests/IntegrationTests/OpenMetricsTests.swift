@@ -57,6 +57,10 @@ import Testing
         #expect(samples[#"fmtd_reloads_total{result="ok"}"#] == 0)
         #expect(samples[#"fmtd_reloads_total{result="failed"}"#] == 0)
         #expect(samples["fmtd_data_generation"] == 1)
+        // The shipped catalogue passes the copy rules: every rule is there, at zero.
+        let rules = samples.filter { $0.key.hasPrefix("fmtd_copy_rule_findings{") }
+        #expect(rules.values.allSatisfy { $0 == 0 }, "\(rules)")
+        #expect(samples[#"fmtd_copy_rule_findings{rule="exclamation_mark"}"#] == 0)
         let loaded = try #require(samples["fmtd_data_loaded_timestamp_seconds"])
         #expect(abs(loaded - Date().timeIntervalSince1970) < 600)
         #expect(samples["fmtd_uptime_seconds"] ?? -1 >= 0)
