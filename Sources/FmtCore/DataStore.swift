@@ -134,6 +134,22 @@ public struct DataStore: Sendable {
         return bytes
     }
 
+    /// Reads the JSON file `path` when the data has it, nil when it does not: for a file a data set may lack
+    /// (`copy-rules.json` in a test's data). In a directory the absence is read as its folder's listing, recorded
+    /// like every read, so a reload notices the file appearing or going.
+    public func readIfPresent(_ path: String) throws(DataError) -> [UInt8]? {
+        switch source {
+        case .embedded(let files):
+            guard files[path] != nil else { return nil }
+        case .directory:
+            let slash = path.lastIndex(of: "/")
+            let directory = slash.map { String(path[..<$0]) } ?? "."
+            let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+            guard try list(directory).contains(directory + "/" + name) else { return nil }
+        }
+        return try read(path)
+    }
+
     /// Reads and parses a JSON data file; a syntax error names the file and byte offset.
     public func readJSON(_ path: String) throws(DataError) -> JSONValue {
         let bytes = try read(path)

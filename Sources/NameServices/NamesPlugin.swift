@@ -64,14 +64,8 @@ public struct NamesPlugin: FormatterPlugin {
     /// The shipped `copy-rules.json` (none in a data set without it, such as a test's) and `copy-rules.d/`.
     static func copyRules(_ data: DataStore) throws(DataError) -> CopyRuleSet {
         let path = "copy-rules.json"
-        let shipped: Bool
-        switch data.source {
-        case .embedded(let files): shipped = files[path] != nil
-        // The root's listing, recorded like every read, so a reload notices the file appearing or going.
-        case .directory: shipped = try data.list(".").contains("./" + path)
-        }
         return try CopyRuleSet(
-            shipped: shipped ? (path, try data.read(path)) : nil, local: try data.localFiles("copy-rules.d"))
+            shipped: try data.readIfPresent(path).map { (path, $0) }, local: try data.localFiles("copy-rules.d"))
     }
 
     public func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {

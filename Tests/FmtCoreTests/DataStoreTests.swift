@@ -116,6 +116,18 @@ import Testing
         #expect(try opened.closed.read("translations/en.json") == Array(#"{"k": "B"}"#.utf8))
     }
 
+    @Test func anOptionalFileIsReadWhereTheDataHasItAndNilWhereItDoesNot() throws {
+        let root = try Root(["copy-rules.json": "{}", "nested/extra.json": "[]"])
+        let store = try root.store.opened()
+        #expect(try store.readIfPresent("copy-rules.json") == Array("{}".utf8))
+        #expect(try store.readIfPresent("nested/extra.json") == Array("[]".utf8))
+        #expect(try store.readIfPresent("absent.json") == nil)
+        #expect(try store.readIfPresent("nested/absent.json") == nil)
+        let embedded = DataStore(source: .embedded(["copy-rules.json": "{}"]), localDirectory: nil)
+        #expect(try embedded.readIfPresent("copy-rules.json") == Array("{}".utf8))
+        #expect(try embedded.readIfPresent("absent.json") == nil)
+    }
+
     @Test func aMissingLocalDirectoryIsNoAdditionsAndAnOverfullListingIsRefused() throws {
         let root = try Root(["address-formats.json": "{}"])
         let store = DataStore(source: .directory(root.path), localDirectory: root.path + "/missing")
