@@ -121,7 +121,7 @@ let package = Package(
             exclude: ["Vectors"]
         ),
         .testTarget(
-            name: "DateFormattingTests", dependencies: ["DateFormatting", "FmtCore", "FmtTesting"],
+            name: "DateFormattingTests", dependencies: ["DateFormatting", "FmtCore", "FmtTesting", "CICU"],
             exclude: ["Reference"]
         ),
         .testTarget(

@@ -5,16 +5,20 @@ import Synchronization
 /// value keeps it alive. The one cache of the daemon's hot paths (collators, plural rules, resolved locales,
 /// territory names).
 public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private let entries = Mutex<[Key: Value]>([:])
+    @usableFromInline let entries = Mutex<[Key: Value]>([:])
     /// The most entries held at once.
     public let limit: Int
 
+    @inlinable
     public init(limit: Int) {
         self.limit = max(1, limit)
     }
 
     /// The value for `key`, computing and remembering it on a miss; a `nil` from `make` is not remembered. `make`
     /// runs outside the lock, so two threads may compute the same value once each: the first stored wins.
+    /// Inlinable, so a plugin's module specialises it for its key and value types: the generic lookup cost a date
+    /// request thousands of instructions in metadata and witness calls.
+    @inlinable
     public func value<Failure: Error>(
         for key: Key, orMake make: () throws(Failure) -> Value?
     ) throws(Failure) -> Value? {

@@ -28,9 +28,18 @@ fmt_date_formatter *fmt_date_formatter_open(const char *locale, const char *patt
 void fmt_date_formatter_close(fmt_date_formatter *formatter);
 
 /* Formats the calendar date year-month-day (month 1-12) at midnight UTC, so the host's time zone never
-   shifts it. The caller validates the date. */
+   shifts it. The caller validates the date. A pattern of only day, month and year fields and literal text
+   is compiled when the formatter opens and written without ICU, once it has written the same text as ICU
+   for every month, day and length of year; any other pattern is formatted by ICU. */
 int fmt_date_formatter_format(const fmt_date_formatter *formatter, int32_t year, int32_t month, int32_t day,
                               char *out, int32_t capacity);
+
+/* As fmt_date_formatter_format, always by ICU's udat_format: the reference the compiled form is held to. */
+int fmt_date_formatter_format_icu(const fmt_date_formatter *formatter, int32_t year, int32_t month, int32_t day,
+                                  char *out, int32_t capacity);
+
+/* 1 when the formatter writes dates by its compiled pattern, 0 when by ICU. */
+int fmt_date_formatter_is_compiled(const fmt_date_formatter *formatter);
 
 /* The CLDR version of ICU's locale data ("42.0"). */
 int fmt_icu_cldr_version(char *out, int32_t capacity);
