@@ -89,11 +89,12 @@ public struct NamesPlugin: FormatterPlugin {
         }
         // Every name's UTF-8 in one buffer, compared in place: no array per name.
         var utf8: [UInt8] = []
+        utf8.reserveCapacity(names.reduce(0) { $0 + $1.utf8.count })
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(names.count)
-        for name in names {
+        for var name in names {
             let start = utf8.count
-            utf8.append(contentsOf: name.utf8)
+            name.withUTF8 { utf8.append(contentsOf: $0) }
             ranges.append(start..<utf8.count)
         }
         let order = utf8.withUnsafeBufferPointer { utf8 in
