@@ -1,12 +1,6 @@
 import Glibc
 import Synchronization
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A data file that could not be loaded: names the file and, when known, the field at fault.
 public struct DataError: WireError, CustomStringConvertible {
     public let file: String

@@ -1,12 +1,6 @@
 import CSystem
 import Glibc
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Why the daemon could not get its listening socket.
 public enum ListenerError: Error, CustomStringConvertible {
     /// The path does not fit `sun_path` (107 bytes).
@@ -95,14 +89,8 @@ public final class Listener: Sendable {
         let abstract = path.hasPrefix("@")
         if !abstract {
             let directory = directoryOf(path)
-            if !FileManager.default.fileExists(atPath: directory) {
-                do {
-                    try FileManager.default.createDirectory(
-                        atPath: directory, withIntermediateDirectories: true,
-                        attributes: [.posixPermissions: 0o755])
-                } catch {
-                    throw .system("creating socket directory \(directory)", errno: errno == 0 ? ENOENT : errno)
-                }
+            if access(directory, F_OK) != 0 {
+                try createDirectories(directory)
             }
             try checkPath(toDirectory: directory, of: path, policy: policy)
             try removeStaleSocket(at: path)
@@ -120,6 +108,21 @@ public final class Listener: Sendable {
         var info = stat()
         let inode = !abstract && lstat(path, &info) == 0 ? UInt64(info.st_ino) : nil
         return Listener(fd: fd, path: abstract ? nil : path, activated: false, createdInode: inode)
+    }
+
+    /// `mkdir -p` with mode 0755 whatever the umask (clients of other users must reach the socket): every missing
+    /// directory on the way, parents first.
+    private static func createDirectories(_ directory: String) throws(ListenerError) {
+        var prefix = directory.hasPrefix("/") ? "/" : ""
+        for component in directory.split(separator: "/") {
+            prefix += prefix.isEmpty || prefix.hasSuffix("/") ? String(component) : "/" + component
+            guard access(prefix, F_OK) != 0 else { continue }
+            if mkdir(prefix, 0o755) == 0 {
+                chmod(prefix, 0o755)
+            } else if errno != EEXIST {
+                throw .system("creating socket directory \(directory)", errno: errno)
+            }
+        }
     }
 
     private static func directoryOf(_ path: String) -> String {

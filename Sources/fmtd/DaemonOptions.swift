@@ -4,12 +4,6 @@ import FmtHost
 import FmtServer
 import Glibc
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// fmtd's command line. Every flag has a sensible default, so `fmtd` alone serves on `/run/fmtd/fmtd.sock`.
 struct DaemonOptions {
     var socketPath = "/run/fmtd/fmtd.sock"

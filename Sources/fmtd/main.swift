@@ -3,16 +3,10 @@ import FmtHost
 import FmtServer
 import Glibc
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 // fmtd: wire the modules together. Flags → the host (data, plugins, dispatcher) → socket → serve until SIGTERM.
 
 let setupFailures = Server.prepareProcess()
-let environment = ProcessInfo.processInfo.environment
+let environment = ProcessEnvironment.current
 
 let options = DaemonOptions.fromCommandLine(Array(CommandLine.arguments.dropFirst()), environment: environment)
 let logger = Logger(level: options.logLevel)
