@@ -51,7 +51,7 @@ let package = Package(
             dependencies: ["address-formats-gen"]
         ),
         .target(name: "DateFormatting", dependencies: ["FmtCore", "CICU"]),
-        .target(name: "PhoneNumbers"),
+        .target(name: "PhoneNumbers", dependencies: ["FmtCore"]),
         .executableTarget(name: "phone-metadata-gen", dependencies: ["PhoneNumbers"]),
         .plugin(
             name: "GeneratePhoneMetadata",

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The on-disk form of `data/phone-metadata.json`: numbering plans converted from libphonenumber's
 /// `PhoneNumberMetadata.xml`. Keys are short to keep the file compact; absent optionals are omitted.
 public struct PhoneMetadataDocument: Codable, Sendable, Equatable {
@@ -19,23 +13,6 @@ public struct PhoneMetadataDocument: Codable, Sendable, Equatable {
         self.version = version
         self.source = source
         self.territories = territories
-    }
-
-    /// Encodes deterministically: sorted keys, one territory per line, trailing newline.
-    public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var out = Data("{\"source\":".utf8)
-        out.append(try encoder.encode(source))
-        out.append(Data(",\"version\":".utf8))
-        out.append(try encoder.encode(version))
-        out.append(Data(",\"territories\":[\n".utf8))
-        for (index, territory) in territories.enumerated() {
-            out.append(try encoder.encode(territory))
-            out.append(Data((index == territories.count - 1 ? "\n" : ",\n").utf8))
-        }
-        out.append(Data("]}\n".utf8))
-        return out
     }
 }
 

@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Why text could not be parsed as a phone number; `reason` is upstream's name for the error.
 public enum PhoneParseError: Error, Sendable, Equatable, CustomStringConvertible {
     case notANumber

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import FmtCore
 
 /// Why metadata could not be loaded; every case names the offending field.
 public enum PhoneMetadataError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -278,28 +274,17 @@ public struct PhoneMetadata: Sendable {
     /// Territories per calling code (index 0–999) in the same order; empty for unassigned codes.
     let codeTable: [[Territory]]
 
-    /// Loads the JSON produced by `phone-metadata-gen`.
-    public init(json: Data) throws(PhoneMetadataError) {
+    /// Loads the JSON produced by `phone-metadata-gen`, read with the daemon's own JSON reader (no Foundation).
+    public init(json: [UInt8]) throws(PhoneMetadataError) {
         let document: PhoneMetadataDocument
         do {
-            document = try JSONDecoder().decode(PhoneMetadataDocument.self, from: json)
+            document = try JSONValueDecoder().decode(PhoneMetadataDocument.self, from: try JSONReader.parse(json))
         } catch let error as DecodingError {
             throw Self.describe(error)
         } catch {
             throw .invalidField(field: "(root)", detail: "\(error)")
         }
         try self.init(document: document)
-    }
-
-    /// Loads `data/phone-metadata.json` or another file in that format.
-    public init(contentsOf url: URL) throws(PhoneMetadataError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw .unreadable(path: url.path, detail: "\(error)")
-        }
-        try self.init(json: data)
     }
 
     /// Compiles an already decoded document.

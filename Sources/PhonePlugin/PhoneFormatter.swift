@@ -1,12 +1,6 @@
 import FmtCore
 import PhoneNumbers
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The `phone` op: parses a phone number as libphonenumber does, validates and types it against the loaded
 /// numbering-plan metadata, and returns every form plus `display`, the form the viewer's region reads. A value
 /// is one loaded snapshot of `phone-metadata.json`, so a SIGHUP after a metadata update swaps in new plans.
@@ -31,7 +25,7 @@ public struct PhoneFormatter: FormatterPlugin {
         let bytes = try data.read(Self.file)
         let metadata: PhoneMetadata
         do {
-            metadata = try PhoneMetadata(json: Data(bytes))
+            metadata = try PhoneMetadata(json: bytes)
         } catch {
             throw Self.dataError(error)
         }

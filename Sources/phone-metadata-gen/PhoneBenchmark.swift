@@ -49,7 +49,7 @@ public enum PhoneBenchmark {
         var metadata: PhoneMetadata?
         for _ in 0..<9 {
             let start = ContinuousClock.now
-            metadata = try PhoneMetadata(json: json)
+            metadata = try PhoneMetadata(json: Array(json))
             loads.append(nanoseconds(ContinuousClock.now - start))
         }
         guard let metadata else { preconditionFailure("metadata loaded nine times") }
@@ -98,7 +98,7 @@ extension PhoneBenchmark {
     /// Wall-clock and thread CPU time of one `phoneMatch` batch: a number against `count` others (every
     /// region's example numbers, E.164 and national in turn, with the NL mobile among them), median of `rounds`.
     public static func runMatch(json: Data, count: Int = 10_000, rounds: Int = 21) throws -> String {
-        let metadata = try PhoneMetadata(json: json)
+        let metadata = try PhoneMetadata(json: Array(json))
         let engine = PhoneEngine(metadata: metadata)
         var pool: [String] = []
         for region in metadata.regions {

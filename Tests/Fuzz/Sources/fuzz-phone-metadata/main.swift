@@ -6,7 +6,7 @@ import PhoneNumbers
 /// loads must then parse, format and describe each region's example numbers without trapping.
 enum PhoneMetadataTarget {
     static func run(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let metadata = try? PhoneMetadata(json: Data(buffer: bytes)) else { return }
+        guard let metadata = try? PhoneMetadata(json: Array(bytes)) else { return }
         let engine = PhoneEngine(metadata: metadata)
         for region in metadata.regions.prefix(8) {
             let code = metadata.countryCode(forRegion: region)

@@ -8,7 +8,7 @@ import PhoneNumbers
 enum PhoneTarget {
     static let engine: PhoneEngine = {
         do {
-            return PhoneEngine(metadata: try PhoneMetadata(json: Data(Fuzz.dataFile("phone-metadata.json").utf8)))
+            return PhoneEngine(metadata: try PhoneMetadata(json: Array(Fuzz.dataFile("phone-metadata.json").utf8)))
         } catch {
             Fuzz.fail("data/phone-metadata.json does not load: \(error)")
         }
