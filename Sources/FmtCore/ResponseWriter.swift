@@ -6,46 +6,52 @@
 /// ASCII literals; `String` ones are escaped).
 public struct ResponseWriter: Sendable {
     /// The bytes written so far, the buffer's earlier contents included.
-    public private(set) var bytes: [UInt8]
+    public var bytes: [UInt8] { storage }
+    /// The bytes: its methods are inlined into the plugins, so a member costs no call into this module.
+    @usableFromInline var storage: [UInt8]
     /// Whether the next member or element needs a comma before it.
-    private var needsComma: Bool
+    @usableFromInline var needsComma: Bool
 
     /// A writer appending to `bytes`; `afterMembers` when members were already written at this level (the
     /// envelope's `ok`).
+    @inlinable
     public init(bytes: [UInt8] = [], afterMembers: Bool = false) {
-        self.bytes = bytes
+        storage = bytes
         needsComma = afterMembers
     }
 
     /// Appends members after an envelope already in `out`, using `out`'s storage; when `body` throws, whatever
     /// it wrote is removed again.
+    @inlinable
     public static func appendMembers<Failure: Error>(
         to out: inout [UInt8], _ body: (inout ResponseWriter) throws(Failure) -> Void
     ) throws(Failure) {
         var writer = ResponseWriter(afterMembers: true)
-        swap(&writer.bytes, &out)
-        let start = writer.bytes.count
-        defer { swap(&writer.bytes, &out) }
+        swap(&writer.storage, &out)
+        let start = writer.storage.count
+        defer { swap(&writer.storage, &out) }
         do {
             try body(&writer)
         } catch {
-            writer.bytes.removeSubrange(start...)
+            writer.storage.removeSubrange(start...)
             throw error
         }
     }
 
     // MARK: - Members
 
+    @inlinable
     public mutating func member(_ name: StaticString, _ value: String) {
         let written: Bool? = value.utf8.withContiguousStorageIfAvailable { appendShortMember(name, $0) }
         if written == true { return }
         appendName(name)
-        JSONWriter.appendString(value, to: &bytes)
+        JSONWriter.appendString(value, to: &storage)
     }
 
     /// `,"name":"value"` in one append, put together on the stack, when the value is short and needs no escape
     /// (most are); false, writing nothing, otherwise.
-    private mutating func appendShortMember(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable
+    mutating func appendShortMember(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
         let nameCount = name.utf8CodeUnitCount
         guard value.count <= 96, nameCount <= 32, JSONWriter.needsNoEscape(value) else { return false }
         let comma = needsComma
@@ -69,19 +75,21 @@ public struct ResponseWriter: Sendable {
             }
             index += value.count
             buffer[index] = UInt8(ascii: "\"")
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<index + 1]))
+            storage.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<index + 1]))
         }
         return true
     }
 
     /// A string given as UTF-8 bytes (ICU's output in a stack buffer), escaped as any string.
+    @inlinable
     public mutating func member(_ name: StaticString, utf8 value: UnsafeBufferPointer<UInt8>) {
         if appendShortMember(name, value) { return }
         appendName(name)
-        JSONWriter.appendString(utf8: value, to: &bytes)
+        JSONWriter.appendString(utf8: value, to: &storage)
     }
 
     /// A string, or `null` when nil.
+    @inlinable
     public mutating func member(_ name: StaticString, _ value: String?) {
         if let value {
             member(name, value)
@@ -90,70 +98,79 @@ public struct ResponseWriter: Sendable {
         }
     }
 
+    @inlinable
     public mutating func member(_ name: StaticString, _ value: Bool) {
         appendName(name)
-        JSONWriter.appendLiteral(value ? "true" : "false", to: &bytes)
+        JSONWriter.appendLiteral(value ? "true" : "false", to: &storage)
     }
 
+    @inlinable
     public mutating func member(_ name: StaticString, _ value: Int) {
         appendName(name)
-        bytes.append(contentsOf: String(value).utf8)
+        JSONWriter.appendInt(value, to: &storage)
     }
 
     /// An array of strings.
+    @inlinable
     public mutating func member(_ name: StaticString, _ values: [String]) {
         appendName(name)
-        bytes.append(UInt8(ascii: "["))
+        storage.append(UInt8(ascii: "["))
         for (offset, value) in values.enumerated() {
-            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-            JSONWriter.appendString(value, to: &bytes)
+            if offset > 0 { storage.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(value, to: &storage)
         }
-        bytes.append(UInt8(ascii: "]"))
+        storage.append(UInt8(ascii: "]"))
     }
 
     /// An array of integers.
+    @inlinable
     public mutating func member(_ name: StaticString, _ values: [Int]) {
         appendName(name)
-        bytes.append(UInt8(ascii: "["))
+        storage.append(UInt8(ascii: "["))
         for (offset, value) in values.enumerated() {
-            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: String(value).utf8)
+            if offset > 0 { storage.append(UInt8(ascii: ",")) }
+            JSONWriter.appendInt(value, to: &storage)
         }
-        bytes.append(UInt8(ascii: "]"))
+        storage.append(UInt8(ascii: "]"))
     }
 
     /// A value prepared once (at load) as a tree.
+    @inlinable
     public mutating func member(_ name: StaticString, _ value: JSONValue) {
         appendName(name)
-        JSONWriter.append(value, to: &bytes)
+        JSONWriter.append(value, to: &storage)
     }
 
     /// A string member whose name is data (an address field's name), escaped as any string.
+    @inlinable
     public mutating func member(named name: String, _ value: String) {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { storage.append(UInt8(ascii: ",")) }
         needsComma = true
-        JSONWriter.appendString(name, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        JSONWriter.appendString(value, to: &bytes)
+        JSONWriter.appendString(name, to: &storage)
+        storage.append(UInt8(ascii: ":"))
+        JSONWriter.appendString(value, to: &storage)
     }
 
     /// Every member of an object built as a tree (`info`, `stats`), in order, names escaped.
+    @inlinable
     public mutating func members(_ object: JSONObject) {
         for member in object.members {
             appendComma()
-            JSONWriter.appendString(member.key, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            JSONWriter.append(member.value, to: &bytes)
+            JSONWriter.appendString(member.key, to: &storage)
+            storage.append(UInt8(ascii: ":"))
+            JSONWriter.append(member.value, to: &storage)
         }
     }
 
     /// A `null` member.
+    @inlinable
     public mutating func null(_ name: StaticString) {
         appendName(name)
-        JSONWriter.appendLiteral("null", to: &bytes)
+        JSONWriter.appendLiteral("null", to: &storage)
     }
 
     /// An object member whose members `body` appends.
+    @inlinable
     public mutating func object<Failure: Error>(
         _ name: StaticString, _ body: (inout ResponseWriter) throws(Failure) -> Void
     ) throws(Failure) {
@@ -162,6 +179,7 @@ public struct ResponseWriter: Sendable {
     }
 
     /// An array member whose elements `body` appends.
+    @inlinable
     public mutating func array<Failure: Error>(
         _ name: StaticString, _ body: (inout ResponseWriter) throws(Failure) -> Void
     ) throws(Failure) {
@@ -171,12 +189,14 @@ public struct ResponseWriter: Sendable {
 
     // MARK: - Elements
 
+    @inlinable
     public mutating func element(_ value: String) {
         appendComma()
-        JSONWriter.appendString(value, to: &bytes)
+        JSONWriter.appendString(value, to: &storage)
     }
 
     /// An object element whose members `body` appends.
+    @inlinable
     public mutating func objectElement<Failure: Error>(
         _ body: (inout ResponseWriter) throws(Failure) -> Void
     ) throws(Failure) {
@@ -186,25 +206,28 @@ public struct ResponseWriter: Sendable {
 
     // MARK: - Bytes
 
-    private mutating func nested<Failure: Error>(
+    @inlinable
+    mutating func nested<Failure: Error>(
         open: UInt8, close: UInt8, _ body: (inout ResponseWriter) throws(Failure) -> Void
     ) throws(Failure) {
-        bytes.append(open)
+        storage.append(open)
         let outer = needsComma
         needsComma = false
         defer { needsComma = outer }
         try body(&self)
-        bytes.append(close)
+        storage.append(close)
     }
 
-    private mutating func appendComma() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    @inlinable
+    mutating func appendComma() {
+        if needsComma { storage.append(UInt8(ascii: ",")) }
         needsComma = true
     }
 
     /// `,"name":` (the comma when a member came before), put together on the stack and appended at once: each
     /// append to the array costs more than the few bytes it copies.
-    private mutating func appendName(_ name: StaticString) {
+    @inlinable
+    mutating func appendName(_ name: StaticString) {
         let count = name.utf8CodeUnitCount
         let comma = needsComma
         needsComma = true
@@ -218,7 +241,7 @@ public struct ResponseWriter: Sendable {
             UnsafeMutableRawPointer(buffer.baseAddress! + index + 1).copyMemory(from: name.utf8Start, byteCount: count)
             buffer[index + 1 + count] = UInt8(ascii: "\"")
             buffer[index + 2 + count] = UInt8(ascii: ":")
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<index + 3 + count]))
+            storage.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<index + 3 + count]))
         }
     }
 
