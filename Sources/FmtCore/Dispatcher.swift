@@ -205,14 +205,11 @@ public final class Dispatcher: Sendable {
             guard let route = route(request) else { throw CoreError.unknownOp(String(request.op.prefix(64))) }
             slot = route.slot
             if route.plugin < 0 {
-                let builtin = builtinOps[route.builtin]
-                try Self.appendAnswer(request, to: &out) { try builtin(request, &$0) }
+                try answer(request, builtin: builtinOps[route.builtin], into: &out)
+            } else if let plugins {
+                try answer(request, route: route, with: plugins, into: &out)
             } else {
-                if let plugins {
-                    try answer(request, route: route, with: plugins, into: &out)
-                } else {
-                    try answer(request, route: route, with: registry.current, into: &out)
-                }
+                try answer(request, route: route, with: registry.current, into: &out)
             }
             return (slot, false)
         } catch let error as any WireError {
@@ -227,11 +224,33 @@ public final class Dispatcher: Sendable {
 
     /// Answers with a plugin called where the set holds it: a copy would retain it, a count both loops write.
     private func answer(_ request: Request, route: Route, with set: PluginSet, into out: inout [UInt8]) throws {
-        try set.plugins.withUnsafeBufferPointer { plugins in
-            try Self.appendAnswer(request, to: &out) {
-                try plugins[route.plugin].handle(opAt: route.op, request, into: &$0)
+        let start = out.count
+        var writer = ResponseWriter(taking: &out)
+        request.writeEnvelope(to: &writer)
+        do {
+            try set.plugins.withUnsafeBufferPointer { plugins in
+                // Through the pointer, the existential is opened where it lies: no copy, so no retain of its box.
+                let plugin = plugins.baseAddress! + route.plugin
+                try plugin.pointee.handle(opAt: route.op, request, into: &writer)
             }
+        } catch {
+            writer.discard(into: &out, from: start)
+            throw error
         }
+        writer.finishLine(into: &out)
+    }
+
+    private func answer(_ request: Request, builtin: BuiltinOp, into out: inout [UInt8]) throws {
+        let start = out.count
+        var writer = ResponseWriter(taking: &out)
+        request.writeEnvelope(to: &writer)
+        do {
+            try builtin(request, &writer)
+        } catch {
+            writer.discard(into: &out, from: start)
+            throw error
+        }
+        writer.finishLine(into: &out)
     }
 
     private func reportInternal(op: String, _ message: String) {
@@ -242,21 +261,6 @@ public final class Dispatcher: Sendable {
         var out: [UInt8] = []
         line.withUnsafeBufferPointer { respond(to: $0, into: &out) }
         return out
-    }
-
-    /// Appends `{"id":…,"ok":true`, the members `body` writes, `}` and a newline; when `body` throws, nothing.
-    private static func appendAnswer(
-        _ request: Request, to out: inout [UInt8], _ body: (inout ResponseWriter) throws -> Void
-    ) throws {
-        let start = out.count
-        request.appendEnvelope(to: &out)
-        do {
-            try ResponseWriter.appendMembers(to: &out, body)
-        } catch {
-            out.removeSubrange(start...)
-            throw error
-        }
-        JSONWriter.appendLiteral("}\n", to: &out)
     }
 
     /// Appends `{"id":…,"ok":true,…body}` and a newline.

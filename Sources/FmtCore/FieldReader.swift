@@ -319,6 +319,7 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     /// not an ISO 3166-1 alpha-2 `noun` code, with `example`.
     @inlinable
     public func region(_ name: String, noun: String = "region", example: String = "NL") throws(Failure) -> Region? {
+        if case .found(let region) = storage.regionMember(name) { return region }
         guard let text = try string(name) else { return nil }
         guard let region = Region(alpha2: text) else {
             throw failures.invalid(
@@ -399,6 +400,24 @@ enum FieldStorage: Sendable {
             guard let member = record.member(name, in: index) else { return nil }
             return record.value(member)
         }
+    }
+
+    /// What `regionMember(_:)` found.
+    @usableFromInline
+    enum RegionMember {
+        /// A string member that names a region, read from its bytes.
+        case found(Region)
+        /// Anything else: absent, another type, a string naming no region, or a tree (read through `String`).
+        case other
+    }
+
+    /// The last member named `name` when it is a string naming a region (flat storage only).
+    @usableFromInline
+    func regionMember(_ name: String) -> RegionMember {
+        guard case .flat(let record, let index) = self, let member = record.member(name, in: index),
+            record.kind(member) == .string, let region = record.region(member)
+        else { return .other }
+        return .found(region)
     }
 
     /// The last member named `name` when it is an object, read as this storage reads; nil otherwise.

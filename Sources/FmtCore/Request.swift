@@ -59,12 +59,13 @@ public struct Request: Sendable {
         return record
     }
 
-    /// Appends `{"id":…,"ok":true`, the `id` as `JSONWriter` writes the tree's (`null` when absent).
-    func appendEnvelope(to out: inout [UInt8]) {
+    /// Writes `{"id":…,"ok":true`, the `id` as `JSONWriter` writes the tree's (`null` when absent).
+    func writeEnvelope(to writer: inout ResponseWriter) {
         if let record {
-            record.appendEnvelope(id: record.member("id", in: 0), to: &out)
+            record.writeEnvelope(id: record.member("id", in: 0), to: &writer)
         } else {
-            Dispatcher.appendEnvelope(id: id, to: &out)
+            writer.flush()
+            Dispatcher.appendEnvelope(id: id, to: &writer.storage)
         }
     }
 }

@@ -76,8 +76,15 @@ final class RequestRecord: @unchecked Sendable {
     /// The index of the last member of the object at `object` named `name`, or nil.
     @usableFromInline
     func member(_ name: String, in object: Int) -> Int? {
-        var name = name
-        return name.withUTF8 { member(bytes: $0, in: object) }
+        if let found = name.utf8.withContiguousStorageIfAvailable({ member(bytes: $0, in: object) }) { return found }
+        return Array(name.utf8).withUnsafeBufferPointer { member(bytes: $0, in: object) }
+    }
+
+    /// The region of the string at `index` as `Region(alpha2:)` reads it, without making a `String`: nil when the
+    /// text is no region.
+    @usableFromInline
+    func region(_ index: Int) -> Region? {
+        withText(index) { Region(alpha2: $0) }
     }
 
     /// The index of the last member of the object at `object` named `name` (a protocol name), or nil.
@@ -183,41 +190,27 @@ final class RequestRecord: @unchecked Sendable {
         return members
     }
 
-    /// Appends `{"id":…,"ok":true` with the value at `id` (`null` when nil) as `appendValue(_:to:)` writes it: in
-    /// one append when it is short and written as it is.
-    func appendEnvelope(id: Int?, to out: inout [UInt8]) {
-        let prefix: StaticString = #"{"id":"#
-        let suffix: StaticString = #","ok":true"#
-        guard let id else { return JSONWriter.appendLiteral(#"{"id":null,"ok":true"#, to: &out) }
+    /// Writes `{"id":…,"ok":true` with the value at `id` (`null` when nil) as `appendValue(_:to:)` writes it:
+    /// staged with the members that follow when it is short and written as it is.
+    func writeEnvelope(id: Int?, to writer: inout ResponseWriter) {
+        guard let id else { return writer.stage(#"{"id":null,"ok":true"#) }
         let kind = kind(id)
         if kind == .number || kind == .string {
             let written: Bool = withText(id) { text in
                 guard text.count <= 64, kind == .number || JSONWriter.needsNoEscape(text) else { return false }
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64 + 2 + 16) { buffer in
-                    let base = UnsafeMutableRawPointer(buffer.baseAddress!)
-                    var count = prefix.utf8CodeUnitCount
-                    base.copyMemory(from: prefix.utf8Start, byteCount: count)
-                    if kind == .string {
-                        buffer[count] = UInt8(ascii: "\"")
-                        count += 1
-                    }
-                    if let start = text.baseAddress { (base + count).copyMemory(from: start, byteCount: text.count) }
-                    count += text.count
-                    if kind == .string {
-                        buffer[count] = UInt8(ascii: "\"")
-                        count += 1
-                    }
-                    (base + count).copyMemory(from: suffix.utf8Start, byteCount: suffix.utf8CodeUnitCount)
-                    count += suffix.utf8CodeUnitCount
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<count]))
-                }
+                writer.stage(#"{"id":"#)
+                if kind == .string { writer.stage(UInt8(ascii: "\"")) }
+                writer.stage(text)
+                if kind == .string { writer.stage(UInt8(ascii: "\"")) }
+                writer.stage(#","ok":true"#)
                 return true
             }
             if written { return }
         }
-        JSONWriter.appendLiteral(prefix, to: &out)
-        appendValue(id, to: &out)
-        JSONWriter.appendLiteral(suffix, to: &out)
+        writer.stage(#"{"id":"#)
+        writer.flush()
+        appendValue(id, to: &writer.storage)
+        writer.stage(#","ok":true"#)
     }
 
     /// Appends the value at `index` as `JSONWriter` writes what `JSONReader` read: a number, a string without
