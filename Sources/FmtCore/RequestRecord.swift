@@ -30,6 +30,11 @@ final class RequestRecord: @unchecked Sendable {
         var end: Int32
         var kind: Kind
         var inDecoded: Bool
+
+        /// Calls `body` with room for the entry index of each container open at once.
+        static func withOpenContainers<Result>(_ body: (UnsafeMutablePointer<Int32>) -> Result) -> Result {
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: RequestRecord.maxDepth) { body($0.baseAddress!) }
+        }
     }
 
     /// The deepest nesting the scan takes on; deeper lines go to `JSONReader` (which refuses past its own limit).
@@ -239,97 +244,113 @@ private struct RecordScanner {
         self.line = line
     }
 
+    /// The whole line, iteratively: a value, then what may follow it in its container, until the root ends. The
+    /// line's trailing zero bytes end every scan that runs off it (no token starts with a zero byte).
     mutating func scanDocument() -> Bool {
-        skipWhitespace()
-        guard scanValue(depth: 0, key: (-1, 0)) else { return false }
-        skipWhitespace()
-        return index == line.count
+        RequestRecord.Entry.withOpenContainers { open in scanDocument(open: open) }
     }
 
-    private mutating func skipWhitespace() {
-        while index < line.count {
-            switch line[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
-            default: return
-            }
-        }
+    private enum Next {
+        case value, member, afterValue
     }
 
-    private mutating func scanValue(depth: Int, key: (start: Int32, count: Int32)) -> Bool {
-        guard index < line.count else { return false }
-        let at = entries.count
-        var entry = RequestRecord.Entry(
-            keyStart: key.start, keyCount: key.count, start: Int32(index), count: 0, end: Int32(at + 1), kind: .null,
-            inDecoded: false)
-        switch line[index] {
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            let isObject = line[index] == UInt8(ascii: "{")
-            guard depth + 1 <= RequestRecord.maxDepth else { return false }
-            entry.kind = isObject ? .object : .array
-            entries.append(entry)
-            index += 1
-            guard let count = scanContainer(isObject: isObject, depth: depth + 1) else { return false }
-            entries.base![at].count = Int32(count)
-            entries.base![at].end = Int32(entries.count)
-            return true
-        case UInt8(ascii: "\""):
-            entry.kind = .string
-            guard scanString(into: &entry) else { return false }
-        case UInt8(ascii: "t"):
-            guard expectWord("true") else { return false }
-            entry.kind = .true
-        case UInt8(ascii: "f"):
-            guard expectWord("false") else { return false }
-            entry.kind = .false
-        case UInt8(ascii: "n"):
-            guard expectWord("null") else { return false }
-            entry.kind = .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            guard scanNumber() else { return false }
-            entry.kind = .number
-            entry.count = Int32(index) - entry.start
-        default:
-            return false
-        }
-        entries.append(entry)
-        return true
-    }
-
-    /// The members or elements after the opening bracket, through the closing one; their count, or nil.
-    private mutating func scanContainer(isObject: Bool, depth: Int) -> Int? {
-        let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+    private mutating func scanDocument(open: UnsafeMutablePointer<Int32>) -> Bool {
+        let bytes = line.baseAddress!
+        var depth = 0
+        var key: (start: Int32, count: Int32) = (-1, 0)
+        var next = Next.value
         skipWhitespace()
-        if index < line.count, line[index] == close {
-            index += 1
-            return 0
-        }
-        var count = 0
         while true {
-            skipWhitespace()
-            var key: (start: Int32, count: Int32) = (-1, 0)
-            if isObject {
-                guard index < line.count, line[index] == UInt8(ascii: "\"") else { return nil }
+            switch next {
+            case .value:
+                let at = entries.count
+                var entry = RequestRecord.Entry(
+                    keyStart: key.start, keyCount: key.count, start: Int32(index), count: 0, end: Int32(at + 1),
+                    kind: .null, inDecoded: false)
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    guard depth < RequestRecord.maxDepth else { return false }
+                    let isObject = byte == UInt8(ascii: "{")
+                    entry.kind = isObject ? .object : .array
+                    entries.append(entry)
+                    open[depth] = Int32(at)
+                    depth += 1
+                    index += 1
+                    skipWhitespace()
+                    if bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                        index += 1
+                        depth -= 1
+                        next = .afterValue
+                    } else {
+                        next = isObject ? .member : .value
+                        key = (-1, 0)
+                    }
+                    continue
+                case UInt8(ascii: "\""):
+                    entry.kind = .string
+                    guard scanString(into: &entry) else { return false }
+                case UInt8(ascii: "t"):
+                    guard expectWord("true") else { return false }
+                    entry.kind = .true
+                case UInt8(ascii: "f"):
+                    guard expectWord("false") else { return false }
+                    entry.kind = .false
+                case UInt8(ascii: "n"):
+                    guard expectWord("null") else { return false }
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    guard scanNumber() else { return false }
+                    entry.kind = .number
+                    entry.count = Int32(index) - entry.start
+                default:
+                    return false
+                }
+                entries.append(entry)
+                next = .afterValue
+            case .member:
+                guard bytes[index] == UInt8(ascii: "\"") else { return false }
                 var name = RequestRecord.Entry(
                     keyStart: -1, keyCount: 0, start: 0, count: 0, end: 0, kind: .string, inDecoded: false)
                 // A name with escapes is left to `JSONReader`: names are compared by their bytes in the line.
-                guard scanString(into: &name), !name.inDecoded else { return nil }
+                guard scanString(into: &name), !name.inDecoded else { return false }
                 key = (name.start, name.count)
                 skipWhitespace()
-                guard index < line.count, line[index] == UInt8(ascii: ":") else { return nil }
+                guard bytes[index] == UInt8(ascii: ":") else { return false }
                 index += 1
                 skipWhitespace()
+                next = .value
+            case .afterValue:
+                guard depth > 0 else {
+                    skipWhitespace()
+                    return index == line.count
+                }
+                let container = Int(open[depth - 1])
+                entries.base![container].count += 1
+                skipWhitespace()
+                let byte = bytes[index]
+                let isObject = entries.base![container].kind == .object
+                if byte == UInt8(ascii: ",") {
+                    index += 1
+                    skipWhitespace()
+                    next = isObject ? .member : .value
+                    key = (-1, 0)
+                } else if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    index += 1
+                    entries.base![container].end = Int32(entries.count)
+                    depth -= 1
+                } else {
+                    return false
+                }
             }
-            guard scanValue(depth: depth, key: key) else { return nil }
-            count += 1
-            skipWhitespace()
-            guard index < line.count else { return nil }
-            if line[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if line[index] == close {
-                index += 1
-                return count
-            } else {
-                return nil
+        }
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while true {
+            switch line.baseAddress![index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
             }
         }
     }
