@@ -131,7 +131,13 @@ public final class Dispatcher: Sendable {
         public func respond(to line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
             if plugins == nil { beginBatch() }
             if !isKnownUniquelyReferenced(&record) { record = RequestRecord() }
-            let (slot, failed) = dispatcher.answer(line, into: &out, plugins: plugins, record: record)
+            // The lane holds both for the call, so they are lent unretained: the plugin set's count is one that
+            // both loops would write.
+            let (slot, failed) = Unmanaged.passUnretained(plugins!)._withUnsafeGuaranteedRef { plugins in
+                Unmanaged.passUnretained(record)._withUnsafeGuaranteedRef { record in
+                    dispatcher.answer(line, into: &out, plugins: plugins, record: record)
+                }
+            }
             if record.isLarge { record = RequestRecord() }
             let ended = Dispatcher.now()
             shard.recordOwned(slot: slot, failed: failed, nanoseconds: ended &- clock)
@@ -222,16 +228,14 @@ public final class Dispatcher: Sendable {
         return (slot, true)
     }
 
-    /// Answers with a plugin called where the set holds it: a copy would retain it, a count both loops write.
+    /// Answers with the set's handler of the plugin, lent unretained (the set holds it for the call).
     private func answer(_ request: Request, route: Route, with set: PluginSet, into out: inout [UInt8]) throws {
         let start = out.count
         var writer = ResponseWriter(taking: &out)
         request.writeEnvelope(to: &writer)
         do {
-            try set.plugins.withUnsafeBufferPointer { plugins in
-                // Through the pointer, the existential is opened where it lies: no copy, so no retain of its box.
-                let plugin = plugins.baseAddress! + route.plugin
-                try plugin.pointee.handle(opAt: route.op, request, into: &writer)
+            try set.handlers[route.plugin]._withUnsafeGuaranteedRef { handler in
+                try handler.handle(opAt: route.op, request, into: &writer)
             }
         } catch {
             writer.discard(into: &out, from: start)
