@@ -158,16 +158,15 @@ public final class Dispatcher: Sendable {
     private func route(_ op: UnsafeBufferPointer<UInt8>) -> Route? {
         guard op.count < routeRanges.count else { return nil }
         let head = Self.head(op)
-        return routeNames.withUnsafeBufferPointer { names in
-            for index in routeRanges[op.count] {
+        let range = routeRanges[op.count]
+        return routes.withUnsafeBufferPointer { routes in
+            for index in range where routes[index].head == head {
                 let route = routes[index]
-                guard route.head == head else { continue }
-                if route.count <= 8
-                    || UnsafeBufferPointer(rebasing: names[route.start..<route.start + route.count]).hasSameBytes(
-                        as: op)
-                {
-                    return route
+                if route.count <= 8 { return route }
+                let same = routeNames.withUnsafeBufferPointer { names in
+                    UnsafeBufferPointer(rebasing: names[route.start..<route.start + route.count]).hasSameBytes(as: op)
                 }
+                if same { return route }
             }
             return nil
         }
@@ -175,8 +174,14 @@ public final class Dispatcher: Sendable {
 
     /// The first 8 bytes of `name`, zero-padded, as one integer: most ops are no longer, so one compare finds them.
     private static func head(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = name.baseAddress else { return 0 }
+        if name.count >= 8 { return UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) }
         var head: UInt64 = 0
-        for (offset, byte) in name.prefix(8).enumerated() { head |= UInt64(byte) << (8 * UInt64(offset)) }
+        var offset = 0
+        while offset < name.count {
+            head |= UInt64(base[offset]) << (8 * UInt64(offset))
+            offset += 1
+        }
         return head
     }
 

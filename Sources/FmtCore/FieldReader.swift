@@ -228,6 +228,11 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     /// A string member; nil when absent.
     @inlinable
     public func string(_ name: String, or problem: String? = nil) throws(Failure) -> String? {
+        switch storage.stringMember(name) {
+        case .string(let text): return text
+        case .absent: return nil
+        case .other: break
+        }
         switch self[name] {
         case nil: return nil
         case .string(let text)?: return text
@@ -400,6 +405,26 @@ enum FieldStorage: Sendable {
             guard let member = record.member(name, in: index) else { return nil }
             return record.value(member)
         }
+    }
+
+    /// What `stringMember(_:)` found.
+    @usableFromInline
+    enum StringMember {
+        /// The last member of that name is a string.
+        case string(String)
+        /// There is no member of that name.
+        case absent
+        /// Anything else (`null`, another type), or a tree: read through `value(_:)`.
+        case other
+    }
+
+    /// The last member named `name` when it is a string, made from its bytes (flat storage only).
+    @usableFromInline
+    func stringMember(_ name: String) -> StringMember {
+        guard case .flat(let record, let index) = self else { return .other }
+        guard let member = record.member(name, in: index) else { return .absent }
+        guard record.kind(member) == .string else { return .other }
+        return .string(record.string(member))
     }
 
     /// What `regionMember(_:)` found.
