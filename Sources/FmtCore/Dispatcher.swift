@@ -191,11 +191,7 @@ public final class Dispatcher: Sendable {
     ) -> (slot: Int, failed: Bool) {
         let request: Request
         do {
-            if record.scan(line), let flat = Request(record: record) {
-                request = flat
-            } else {
-                request = try Request(try JSONReader.parse(line))
-            }
+            request = try Request.decode(line, into: record)
         } catch let error as CoreError {
             Self.appendError(error, id: .null, to: &out)
             return (stats.otherSlot, true)

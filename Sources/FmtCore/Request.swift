@@ -43,6 +43,19 @@ public struct Request: Sendable {
         self.init(op: op, id: id, fields: object)
     }
 
+    /// Decodes one request line as the dispatcher does: read flat, its values made only when read, or, for a line
+    /// the flat reading leaves to `JSONReader` (an error among them), through `JSONReader` and `init(_:)`, whose
+    /// `JSONReadError` or `CoreError` is thrown.
+    public init(line: UnsafeBufferPointer<UInt8>) throws {
+        self = try Self.decode(line, into: RequestRecord())
+    }
+
+    /// As `init(line:)`, reading into `record`.
+    static func decode(_ line: UnsafeBufferPointer<UInt8>, into record: RequestRecord) throws -> Request {
+        if record.scan(line), let request = Request(record: record) { return request }
+        return try Request(try JSONReader.parse(line))
+    }
+
     /// A request read flat from `record`, which has scanned its line: nil unless the line is an object with a
     /// string `op` (the tree's `init(_:)` then says what is wrong).
     init?(record: RequestRecord) {

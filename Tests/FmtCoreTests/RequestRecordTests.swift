@@ -53,6 +53,23 @@ import Testing
         Self.check(Array(line.utf8))
     }
 
+    /// `Request(line:)` gives what the tree gives, and the tree's errors.
+    @Test func aDecodedLineReadsAsItsTree() throws {
+        let line = Array(#"{"op":"phone","id":[1],"number":"+31 20","n":null,"a":{"b":"c"}}"#.utf8)
+        let flat = try line.withUnsafeBufferPointer { try Request(line: $0) }
+        let tree = try Request(try JSONReader.parse(line))
+        #expect(flat.op == tree.op && flat.id == tree.id && flat.fields.object == tree.fields.object)
+        #expect(try flat.fields.string("number") == "+31 20" && flat.fields["n"] == nil)
+        #expect(try flat.fields.object("a")?.string("b") == "c")
+        #expect(flat.fields.members.map(\.name) == tree.fields.members.map(\.name))
+        for bad in [#"{"op":1}"#, #"[]"#, #"{"op":"a""#, #"{"id":2}"#] {
+            let bytes = Array(bad.utf8)
+            let flatError = bytes.withUnsafeBufferPointer { line in "\(Result { try Request(line: line).op })" }
+            let treeError = "\(Result { try Request(try JSONReader.parse(bytes)).op })"
+            #expect(flatError == treeError)
+        }
+    }
+
     @Test func invalidUTF8IsLeftToTheReader() {
         for bytes: [UInt8] in [
             [0xC3, 0x28], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],
