@@ -16,11 +16,12 @@ public final class Dispatcher: Sendable {
     /// which is the same in every generation the registry loads. Plain integers, so finding and dropping a route
     /// touches no reference count the other loops share.
     private struct Route: Sendable {
-        /// The op's name: `count` bytes from `start` in `routeNames`.
+        /// The op's name: `count` bytes from `start` in `routeNames`; its first 8 bytes (zero-padded) in `head`.
         var start: Int
         var count: Int
+        var head: UInt64
         /// A built-in op's index in `builtinOps`, with `plugin` -1; for a plugin's op, `plugin` is the plugin's
-        /// position in the set and `op` the op's index in `pluginOps`.
+        /// position in the set and `op` the op's index in its `Op.allCases`.
         var builtin: Int
         var plugin: Int
         var op: Int
@@ -42,8 +43,6 @@ public final class Dispatcher: Sendable {
     /// Every op's name, one after the other.
     private let routeNames: [UInt8]
     private let builtinOps: [BuiltinOp]
-    /// The plugins' ops as `FormatterPlugin.handle(op:_:into:)` takes them.
-    private let pluginOps: [String]
     private let onInternalError: InternalErrorHandler?
 
     public init(
@@ -54,11 +53,9 @@ public final class Dispatcher: Sendable {
         ops = Array(builtins.keys).sorted() + registry.ops
         stats = RequestStats(ops: ops)
         var named: [(name: String, builtin: Int, plugin: Int, op: Int)] = []
-        var pluginOps: [String] = []
         for (index, type) in registry.pluginTypes.enumerated() {
-            for op in type.ops {
-                named.append((op, -1, index, pluginOps.count))
-                pluginOps.append(op)
+            for (opIndex, op) in type.ops.enumerated() {
+                named.append((op, -1, index, opIndex))
             }
         }
         var builtinOps: [BuiltinOp] = []
@@ -76,10 +73,11 @@ public final class Dispatcher: Sendable {
         for entry in named {
             let count = entry.name.utf8.count
             while ranges.count <= count { ranges.append(routes.count..<routes.count) }
+            let head = Array(entry.name.utf8).withUnsafeBufferPointer { Self.head($0) }
             routes.append(
                 Route(
-                    start: names.count, count: count, builtin: entry.builtin, plugin: entry.plugin, op: entry.op,
-                    slot: stats.slot(for: entry.name)))
+                    start: names.count, count: count, head: head, builtin: entry.builtin, plugin: entry.plugin,
+                    op: entry.op, slot: stats.slot(for: entry.name)))
             names.append(contentsOf: entry.name.utf8)
             ranges[count] = ranges[count].lowerBound..<routes.count
         }
@@ -87,14 +85,13 @@ public final class Dispatcher: Sendable {
         self.routeRanges = ranges
         self.routeNames = names
         self.builtinOps = builtinOps
-        self.pluginOps = pluginOps
     }
 
     /// Appends the response line (with its `\n`) for one request line (without its `\n`), recording it in the
     /// shared stats shard; an event loop answers through its own `Lane` instead.
     public func respond(to line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         let started = Self.now()
-        let (slot, failed) = answer(line, into: &out, plugins: nil)
+        let (slot, failed) = answer(line, into: &out, plugins: nil, record: RequestRecord())
         stats.record(slot: slot, failed: failed, nanoseconds: Self.now() &- started)
     }
 
@@ -106,6 +103,8 @@ public final class Dispatcher: Sendable {
         private let shard: RequestStats.Shard
         private var plugins: PluginSet?
         private var clock: UInt64 = 0
+        /// The record every line is read into, reused while no request still holds it.
+        private var record = RequestRecord()
 
         public init(_ dispatcher: Dispatcher) {
             self.dispatcher = dispatcher
@@ -131,11 +130,24 @@ public final class Dispatcher: Sendable {
         /// As `Dispatcher.respond(to:into:)`, with the batch's plugin set.
         public func respond(to line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
             if plugins == nil { beginBatch() }
-            let (slot, failed) = dispatcher.answer(line, into: &out, plugins: plugins)
+            if !isKnownUniquelyReferenced(&record) { record = RequestRecord() }
+            // The lane holds both for the call, so they are lent unretained: the plugin set's count is one that
+            // both loops would write.
+            let (slot, failed) = Unmanaged.passUnretained(plugins!)._withUnsafeGuaranteedRef { plugins in
+                Unmanaged.passUnretained(record)._withUnsafeGuaranteedRef { record in
+                    dispatcher.answer(line, into: &out, plugins: plugins, record: record)
+                }
+            }
+            if record.isLarge { record = RequestRecord() }
             let ended = Dispatcher.now()
             shard.recordOwned(slot: slot, failed: failed, nanoseconds: ended &- clock)
             clock = ended
         }
+    }
+
+    private func route(_ request: Request) -> Route? {
+        if let record = request.record { return record.withText(request.opEntry) { route($0) } }
+        return route(request.op)
     }
 
     private func route(_ op: String) -> Route? {
@@ -145,24 +157,41 @@ public final class Dispatcher: Sendable {
 
     private func route(_ op: UnsafeBufferPointer<UInt8>) -> Route? {
         guard op.count < routeRanges.count else { return nil }
-        return routeNames.withUnsafeBufferPointer { names in
-            for index in routeRanges[op.count] {
+        let head = Self.head(op)
+        let range = routeRanges[op.count]
+        return routes.withUnsafeBufferPointer { routes in
+            for index in range where routes[index].head == head {
                 let route = routes[index]
-                if UnsafeBufferPointer(rebasing: names[route.start..<route.start + route.count]).hasSameBytes(as: op) {
-                    return route
+                if route.count <= 8 { return route }
+                let same = routeNames.withUnsafeBufferPointer { names in
+                    UnsafeBufferPointer(rebasing: names[route.start..<route.start + route.count]).hasSameBytes(as: op)
                 }
+                if same { return route }
             }
             return nil
         }
     }
 
+    /// The first 8 bytes of `name`, zero-padded, as one integer: most ops are no longer, so one compare finds them.
+    private static func head(_ name: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = name.baseAddress else { return 0 }
+        if name.count >= 8 { return UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)) }
+        var head: UInt64 = 0
+        var offset = 0
+        while offset < name.count {
+            head |= UInt64(base[offset]) << (8 * UInt64(offset))
+            offset += 1
+        }
+        return head
+    }
+
     /// Answers one line with `plugins` (the registry's current set when nil); the stats slot and whether it failed.
     private func answer(
-        _ line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], plugins: PluginSet?
+        _ line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], plugins: PluginSet?, record: RequestRecord
     ) -> (slot: Int, failed: Bool) {
         let request: Request
         do {
-            request = try Request(try JSONReader.parse(line))
+            request = try Request.decode(line, into: record)
         } catch let error as CoreError {
             Self.appendError(error, id: .null, to: &out)
             return (stats.otherSlot, true)
@@ -180,17 +209,14 @@ public final class Dispatcher: Sendable {
         }
         var slot = stats.otherSlot
         do {
-            guard let route = route(request.op) else { throw CoreError.unknownOp(String(request.op.prefix(64))) }
+            guard let route = route(request) else { throw CoreError.unknownOp(String(request.op.prefix(64))) }
             slot = route.slot
             if route.plugin < 0 {
-                let builtin = builtinOps[route.builtin]
-                try Self.appendAnswer(id: request.id, to: &out) { try builtin(request, &$0) }
+                try answer(request, builtin: builtinOps[route.builtin], into: &out)
+            } else if let plugins {
+                try answer(request, route: route, with: plugins, into: &out)
             } else {
-                if let plugins {
-                    try answer(request, route: route, with: plugins, into: &out)
-                } else {
-                    try answer(request, route: route, with: registry.current, into: &out)
-                }
+                try answer(request, route: route, with: registry.current, into: &out)
             }
             return (slot, false)
         } catch let error as any WireError {
@@ -203,14 +229,33 @@ public final class Dispatcher: Sendable {
         return (slot, true)
     }
 
-    /// Answers with a plugin called where the set holds it: a copy would retain it, a count both loops write.
+    /// Answers with the set's handler of the plugin, lent unretained (the set holds it for the call).
     private func answer(_ request: Request, route: Route, with set: PluginSet, into out: inout [UInt8]) throws {
-        let op = pluginOps[route.op]
-        try set.plugins.withUnsafeBufferPointer { plugins in
-            try Self.appendAnswer(id: request.id, to: &out) {
-                try plugins[route.plugin].handle(op: op, request, into: &$0)
+        let start = out.count
+        var writer = ResponseWriter(taking: &out)
+        request.writeEnvelope(to: &writer)
+        do {
+            try set.handlers[route.plugin]._withUnsafeGuaranteedRef { handler in
+                try handler.handle(opAt: route.op, request, into: &writer)
             }
+        } catch {
+            writer.discard(into: &out, from: start)
+            throw error
         }
+        writer.finishLine(into: &out)
+    }
+
+    private func answer(_ request: Request, builtin: BuiltinOp, into out: inout [UInt8]) throws {
+        let start = out.count
+        var writer = ResponseWriter(taking: &out)
+        request.writeEnvelope(to: &writer)
+        do {
+            try builtin(request, &writer)
+        } catch {
+            writer.discard(into: &out, from: start)
+            throw error
+        }
+        writer.finishLine(into: &out)
     }
 
     private func reportInternal(op: String, _ message: String) {
@@ -221,21 +266,6 @@ public final class Dispatcher: Sendable {
         var out: [UInt8] = []
         line.withUnsafeBufferPointer { respond(to: $0, into: &out) }
         return out
-    }
-
-    /// Appends `{"id":…,"ok":true`, the members `body` writes, `}` and a newline; when `body` throws, nothing.
-    private static func appendAnswer(
-        id: JSONValue, to out: inout [UInt8], _ body: (inout ResponseWriter) throws -> Void
-    ) throws {
-        let start = out.count
-        appendEnvelope(id: id, to: &out)
-        do {
-            try ResponseWriter.appendMembers(to: &out, body)
-        } catch {
-            out.removeSubrange(start...)
-            throw error
-        }
-        JSONWriter.appendLiteral("}\n", to: &out)
     }
 
     /// Appends `{"id":…,"ok":true,…body}` and a newline.

@@ -173,28 +173,35 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     /// One member's value, as `member(_:)` gives it.
     public typealias Value = FieldValue<Failures>
 
-    /// The object read.
-    public let object: JSONObject
+    /// The object read, as a tree (a request's members are read flat, and made into a tree only when asked).
+    @inlinable
+    public var object: JSONObject { storage.object }
     /// How failures are spelled.
     public let failures: Failures
     /// The path of this object, ending in a dot (`address.`), or empty at the top.
     @usableFromInline let prefix: String
+    @usableFromInline let storage: FieldStorage
 
     /// A reader of `object`, whose members are named `path.member` (or `member` when `path` is nil).
     @inlinable
     public init(_ object: JSONObject, path: String? = nil, failures: Failures) {
-        self.object = object
+        self.init(storage: .tree(object), path: path, failures: failures)
+    }
+
+    @inlinable
+    init(storage: FieldStorage, path: String?, failures: Failures) {
+        self.storage = storage
         self.failures = failures
         prefix = path.map { $0 + "." } ?? ""
     }
 
     /// How many members the object has, duplicates included.
     @inlinable
-    public var count: Int { object.count }
+    public var count: Int { storage.count }
 
     /// Every member in order, duplicates included, with its name.
     public var members: [(name: String, value: FieldValue<Failures>)] {
-        object.members.map { ($0.key, FieldValue($0.value, name: $0.key, prefix: prefix, failures: failures)) }
+        storage.members.map { ($0.name, FieldValue($0.value, name: $0.name, prefix: prefix, failures: failures)) }
     }
 
     /// The dotted path of a member, as errors name it.
@@ -206,13 +213,13 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     /// A member (the last of that name), for the typed accessors of `FieldValue`.
     @inlinable
     public func member(_ name: String) -> FieldValue<Failures> {
-        FieldValue(object[name], name: name, prefix: prefix, failures: failures)
+        FieldValue(storage.value(name), name: name, prefix: prefix, failures: failures)
     }
 
     /// The member's value; nil when absent (or `null`, for request fields).
     @inlinable
     public subscript(name: String) -> JSONValue? {
-        switch object[name] {
+        switch storage.value(name) {
         case .null? where Failures.nullIsAbsent: nil
         case let value: value
         }
@@ -221,6 +228,11 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     /// A string member; nil when absent.
     @inlinable
     public func string(_ name: String, or problem: String? = nil) throws(Failure) -> String? {
+        switch storage.stringMember(name) {
+        case .string(let text): return text
+        case .absent: return nil
+        case .other: break
+        }
         switch self[name] {
         case nil: return nil
         case .string(let text)?: return text
@@ -268,6 +280,9 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     /// A nested object member, read with this member's path (`address` → `address.country`).
     @inlinable
     public func object(_ name: String, or problem: String? = nil) throws(Failure) -> FieldReader? {
+        if let nested = storage.objectMember(name) {
+            return FieldReader(storage: nested, path: path(name), failures: failures)
+        }
         switch self[name] {
         case nil: return nil
         case .object(let object)?: return FieldReader(object, path: path(name), failures: failures)
@@ -309,6 +324,7 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     /// not an ISO 3166-1 alpha-2 `noun` code, with `example`.
     @inlinable
     public func region(_ name: String, noun: String = "region", example: String = "NL") throws(Failure) -> Region? {
+        if case .found(let region) = storage.regionMember(name) { return region }
         guard let text = try string(name) else { return nil }
         guard let region = Region(alpha2: text) else {
             throw failures.invalid(
@@ -345,6 +361,101 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     @inlinable
     public func wrongType(_ name: String, expected: String, got value: JSONValue) -> Failure {
         failures.wrongType(path(name), expected: expected, got: value)
+    }
+}
+
+/// Where a `FieldReader`'s members are: an object tree (data files, requests made in code), or one object of a
+/// request line read flat (`RequestRecord`), whose values are made only as they are read.
+@usableFromInline
+enum FieldStorage: Sendable {
+    case tree(JSONObject)
+    /// The record, and the index of the object's entry in it.
+    case flat(RequestRecord, Int)
+
+    @usableFromInline
+    var object: JSONObject {
+        switch self {
+        case .tree(let object): object
+        case .flat(let record, let index): record.object(index)
+        }
+    }
+
+    @usableFromInline
+    var count: Int {
+        switch self {
+        case .tree(let object): object.count
+        case .flat(let record, let index): record.count(index)
+        }
+    }
+
+    @usableFromInline
+    var members: [(name: String, value: JSONValue)] {
+        switch self {
+        case .tree(let object): object.members.map { ($0.key, $0.value) }
+        case .flat(let record, let index): record.members(index)
+        }
+    }
+
+    /// The value of the last member named `name`, or nil.
+    @usableFromInline
+    func value(_ name: String) -> JSONValue? {
+        switch self {
+        case .tree(let object): return object[name]
+        case .flat(let record, let index):
+            guard let member = record.member(name, in: index) else { return nil }
+            return record.value(member)
+        }
+    }
+
+    /// What `stringMember(_:)` found.
+    @usableFromInline
+    enum StringMember {
+        /// The last member of that name is a string.
+        case string(String)
+        /// There is no member of that name.
+        case absent
+        /// Anything else (`null`, another type), or a tree: read through `value(_:)`.
+        case other
+    }
+
+    /// The last member named `name` when it is a string, made from its bytes (flat storage only).
+    @usableFromInline
+    func stringMember(_ name: String) -> StringMember {
+        guard case .flat(let record, let index) = self else { return .other }
+        guard let member = record.member(name, in: index) else { return .absent }
+        guard record.kind(member) == .string else { return .other }
+        return .string(record.string(member))
+    }
+
+    /// What `regionMember(_:)` found.
+    @usableFromInline
+    enum RegionMember {
+        /// A string member that names a region, read from its bytes.
+        case found(Region)
+        /// Anything else: absent, another type, a string naming no region, or a tree (read through `String`).
+        case other
+    }
+
+    /// The last member named `name` when it is a string naming a region (flat storage only).
+    @usableFromInline
+    func regionMember(_ name: String) -> RegionMember {
+        guard case .flat(let record, let index) = self, let member = record.member(name, in: index),
+            record.kind(member) == .string, let region = record.region(member)
+        else { return .other }
+        return .found(region)
+    }
+
+    /// The last member named `name` when it is an object, read as this storage reads; nil otherwise.
+    @usableFromInline
+    func objectMember(_ name: String) -> FieldStorage? {
+        switch self {
+        case .tree(let object):
+            guard case .object(let nested)? = object[name] else { return nil }
+            return .tree(nested)
+        case .flat(let record, let index):
+            guard let member = record.member(name, in: index), record.kind(member) == .object else { return nil }
+            return .flat(record, member)
+        }
     }
 }
 

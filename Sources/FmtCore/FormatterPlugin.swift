@@ -32,6 +32,11 @@ public protocol FormatterPlugin: Sendable {
     /// in the op's fixed member order. Caller mistakes are thrown as `WireError`s, anything else is reported as
     /// `internal`; what was appended before a throw is discarded.
     func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws
+
+    /// Answers a request for the op at `index` in `Op.allCases`: how the dispatcher calls a plugin, by the route's
+    /// integer instead of the op's text. The default (inlined into the plugin's conformance, so specialised for
+    /// its `Op`) calls `handle(_:_:into:)`; a plugin has no reason to implement it.
+    func handle(opAt index: Int, _ request: Request, into response: inout ResponseWriter) throws
 }
 
 extension FormatterPlugin {
@@ -58,9 +63,10 @@ extension FormatterPlugin {
         return object
     }
 
-    /// Answers a request for the op named `op`, one of `ops` as the dispatcher's route table holds it.
-    func handle(op: String, _ request: Request, into response: inout ResponseWriter) throws {
-        guard let op = Op(rawValue: op) else { throw CoreError.unknownOp(op) }
-        try handle(op, request, into: &response)
+    @inlinable
+    public func handle(opAt index: Int, _ request: Request, into response: inout ResponseWriter) throws {
+        let cases = Op.allCases
+        guard index >= 0, index < cases.count else { throw CoreError.internal("no op at index \(index)") }
+        try handle(cases[cases.index(cases.startIndex, offsetBy: index)], request, into: &response)
     }
 }

@@ -32,15 +32,63 @@ public enum JSONWriter {
     }
 
     /// Appends a literal's bytes with one copy (the generic `append(contentsOf: String.UTF8View)` costs ~20 ns).
-    @inline(__always)
+    @inlinable
     public static func appendLiteral(_ text: StaticString, to out: inout [UInt8]) {
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Whether UTF-8 text goes into a JSON string as it is: no control character, quote or backslash.
-    @inline(__always)
+    /// Eight bytes at a time: a byte below 0x20, or equal to `"` or `\`, sets its high bit in the word's test (the
+    /// usual "has a byte less than / equal to" bit tricks, exact for whether any byte does).
+    @inlinable
     static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        guard count >= 8 else {
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
+            return true
+        }
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        while true {
+            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            if wordNeedsEscape(word) { return false }
+            if offset == count - 8 { return true }
+            // The last word overlaps the one before it rather than leaving a tail byte by byte.
+            offset = min(offset + 8, count - 8)
+        }
+    }
+
+    @inlinable @inline(__always)
+    static func wordNeedsEscape(_ word: UInt64) -> Bool {
+        escapeFlags(word) != 0
+    }
+
+    /// The high bit of each byte of `word` (little-endian) that is below 0x20, `"` or `\`, and maybe of bytes after
+    /// the first such one: the lowest bit set marks the first.
+    @inlinable @inline(__always)
+    static func escapeFlags(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let found = ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+        return found & (ones &* 0x80)
+    }
+
+    /// An integer's decimal digits, put together on the stack (`String(value)` builds a string to copy).
+    @inlinable
+    public static func appendInt(_ value: Int, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = value.magnitude
+            var index = 20
+            repeat {
+                index -= 1
+                digits[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index..<20]))
+        }
     }
 
     /// Strings up to this many bytes are quoted on the stack.

@@ -8,11 +8,39 @@ public final class PluginSet: Sendable {
     public let generation: Int
     /// What this generation's plugins were loaded with: its languages are the ones its data has.
     public let environment: PluginEnvironment
+    /// Each plugin in a class of its own type, for the dispatcher to call without copying an existential (which
+    /// retains the plugin's box, a count both loops write). `handlers` lends them unretained while the set lives.
+    private let handlerObjects: [PluginHandler]
+    let handlers: [Unmanaged<PluginHandler>]
 
     init(plugins: [any FormatterPlugin], generation: Int, environment: PluginEnvironment) {
         self.plugins = plugins
         self.environment = environment
         self.generation = generation
+        handlerObjects = plugins.map { PluginSet.handler(for: $0) }
+        handlers = handlerObjects.map { Unmanaged.passUnretained($0) }
+    }
+
+    private static func handler<Plugin: FormatterPlugin>(for plugin: Plugin) -> PluginHandler {
+        TypedPluginHandler(plugin)
+    }
+}
+
+/// Calls one plugin by its op's index; `TypedPluginHandler` holds the plugin as its own type.
+class PluginHandler: @unchecked Sendable {
+    func handle(opAt index: Int, _ request: Request, into response: inout ResponseWriter) throws {}
+}
+
+/// Immutable after init.
+final class TypedPluginHandler<Plugin: FormatterPlugin>: PluginHandler, @unchecked Sendable {
+    let plugin: Plugin
+
+    init(_ plugin: Plugin) {
+        self.plugin = plugin
+    }
+
+    override func handle(opAt index: Int, _ request: Request, into response: inout ResponseWriter) throws {
+        try plugin.handle(opAt: index, request, into: &response)
     }
 }
 

@@ -18,6 +18,14 @@ public struct Region: Hashable, Sendable, CustomStringConvertible {
         self.init(canonical: code)
     }
 
+    /// As `init(alpha2:)`, from the text's UTF-8.
+    init?(alpha2 text: UnsafeBufferPointer<UInt8>) {
+        guard text.count == 2, let slot = Self.slot(text[0], text[1]), let code = Self.canonicalCodes[slot] else {
+            return nil
+        }
+        self.init(canonical: code)
+    }
+
     /// A region from a locale tag's region subtag: a territory as `init(alpha2:)` reads it, or three digits ICU
     /// places in its region containment (`419`, `150`, `001`).
     public init?(subtag text: String) {
@@ -53,8 +61,12 @@ public struct Region: Hashable, Sendable, CustomStringConvertible {
     private static func slot(_ text: String) -> Int? {
         let utf8 = text.utf8
         guard utf8.count == 2 else { return nil }
-        let first = utf8[utf8.startIndex] & 0xDF
-        let second = utf8[utf8.index(after: utf8.startIndex)] & 0xDF
+        return slot(utf8[utf8.startIndex], utf8[utf8.index(after: utf8.startIndex)])
+    }
+
+    private static func slot(_ first: UInt8, _ second: UInt8) -> Int? {
+        let first = first & 0xDF
+        let second = second & 0xDF
         let letters = UInt8(ascii: "A")...UInt8(ascii: "Z")
         guard letters.contains(first), letters.contains(second) else { return nil }
         return Int(first - UInt8(ascii: "A")) * 26 + Int(second - UInt8(ascii: "A"))

@@ -1,14 +1,30 @@
 /// One decoded request: its op, the caller's `id` (echoed verbatim) and its fields, read with a `FieldReader`
 /// that turns a wrong type into `invalid_field` naming the field.
 public struct Request: Sendable {
-    public let op: String
-    public let id: JSONValue
+    /// The op and id of a request made from a tree; nil for one read flat from its line (`fields` has them).
+    private let envelope: (op: String, id: JSONValue)?
+    /// A flat request's `op` member: its entry in the record.
+    let opEntry: Int
     /// The request's members, `op` and `id` included.
     public let fields: RequestFields
 
+    public var op: String {
+        if let envelope { return envelope.op }
+        guard case .flat(let record, _) = fields.storage else { return "" }
+        return record.string(opEntry)
+    }
+
+    public var id: JSONValue {
+        if let envelope { return envelope.id }
+        guard case .flat(let record, _) = fields.storage, let id = record.member("id", in: 0) else {
+            return .null
+        }
+        return record.value(id)
+    }
+
     public init(op: String, id: JSONValue = .null, fields: JSONObject) {
-        self.op = op
-        self.id = id
+        envelope = (op, id)
+        opEntry = -1
         self.fields = FieldReader(fields)
     }
 
@@ -25,5 +41,44 @@ public struct Request: Sendable {
             throw .badRequest("The field \"op\" must be a string, got \(opValue.typeName).", field: "op")
         }
         self.init(op: op, id: id, fields: object)
+    }
+
+    /// Decodes one request line as the dispatcher does: read flat, its values made only when read, or, for a line
+    /// the flat reading leaves to `JSONReader` (an error among them), through `JSONReader` and `init(_:)`, whose
+    /// `JSONReadError` or `CoreError` is thrown.
+    public init(line: UnsafeBufferPointer<UInt8>) throws {
+        self = try Self.decode(line, into: RequestRecord())
+    }
+
+    /// As `init(line:)`, reading into `record`.
+    static func decode(_ line: UnsafeBufferPointer<UInt8>, into record: RequestRecord) throws -> Request {
+        if record.scan(line), let request = Request(record: record) { return request }
+        return try Request(try JSONReader.parse(line))
+    }
+
+    /// A request read flat from `record`, which has scanned its line: nil unless the line is an object with a
+    /// string `op` (the tree's `init(_:)` then says what is wrong).
+    init?(record: RequestRecord) {
+        guard record.kind(0) == .object, let op = record.member("op", in: 0), record.kind(op) == .string
+        else { return nil }
+        envelope = nil
+        opEntry = op
+        fields = FieldReader(storage: .flat(record, 0), path: nil, failures: RequestFailures())
+    }
+
+    /// A flat request's record, whose entry `opEntry` is the op.
+    var record: RequestRecord? {
+        guard envelope == nil, case .flat(let record, _) = fields.storage else { return nil }
+        return record
+    }
+
+    /// Writes `{"id":…,"ok":true`, the `id` as `JSONWriter` writes the tree's (`null` when absent).
+    func writeEnvelope(to writer: inout ResponseWriter) {
+        if let record {
+            record.writeEnvelope(id: record.member("id", in: 0), to: &writer)
+        } else {
+            writer.flush()
+            Dispatcher.appendEnvelope(id: id, to: &writer.storage)
+        }
     }
 }

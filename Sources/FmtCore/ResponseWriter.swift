@@ -6,82 +6,136 @@
 /// ASCII literals; `String` ones are escaped).
 public struct ResponseWriter: Sendable {
     /// The bytes written so far, the buffer's earlier contents included.
-    public private(set) var bytes: [UInt8]
+    public var bytes: [UInt8] {
+        guard stagedCount > 0 else { return storage }
+        var bytes = storage
+        withUnsafeBytes(of: staged) { bytes.append(contentsOf: $0[0..<stagedCount]) }
+        return bytes
+    }
+    /// The bytes: its methods are inlined into the plugins, so a member costs no call into this module.
+    @usableFromInline var storage: [UInt8]
+    /// Bytes written after `storage`'s, not yet appended to it: each append to an array costs more than the few
+    /// bytes of a member it copies, so members gather here and go into `storage` a few hundred bytes at a time.
+    @usableFromInline var staged: Staging
+    @usableFromInline var stagedCount: Int
     /// Whether the next member or element needs a comma before it.
-    private var needsComma: Bool
+    @usableFromInline var needsComma: Bool
+
+    @usableFromInline
+    typealias Staging = (
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+        UInt64, UInt64, UInt64, UInt64
+    )
+    /// The bytes `Staging` holds.
+    @usableFromInline static var stagingCapacity: Int { 256 }
 
     /// A writer appending to `bytes`; `afterMembers` when members were already written at this level (the
     /// envelope's `ok`).
+    @inlinable
     public init(bytes: [UInt8] = [], afterMembers: Bool = false) {
-        self.bytes = bytes
+        storage = bytes
+        staged = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        stagedCount = 0
         needsComma = afterMembers
+    }
+
+    /// A writer of members after the envelope in `out`, with `out`'s storage until `finishLine(into:)` or
+    /// `discard(into:from:)` gives it back.
+    init(taking out: inout [UInt8]) {
+        self.init(afterMembers: true)
+        swap(&storage, &out)
+    }
+
+    /// Closes the response (`}` and a newline) and gives the bytes back to `out`.
+    mutating func finishLine(into out: inout [UInt8]) {
+        stage("}\n")
+        flush()
+        swap(&storage, &out)
+    }
+
+    /// Gives the bytes back to `out` without what was written from `start` on.
+    mutating func discard(into out: inout [UInt8], from start: Int) {
+        stagedCount = 0
+        swap(&storage, &out)
+        out.removeSubrange(start...)
     }
 
     /// Appends members after an envelope already in `out`, using `out`'s storage; when `body` throws, whatever
     /// it wrote is removed again.
+    @inlinable
     public static func appendMembers<Failure: Error>(
         to out: inout [UInt8], _ body: (inout ResponseWriter) throws(Failure) -> Void
     ) throws(Failure) {
         var writer = ResponseWriter(afterMembers: true)
-        swap(&writer.bytes, &out)
-        let start = writer.bytes.count
-        defer { swap(&writer.bytes, &out) }
+        swap(&writer.storage, &out)
+        let start = writer.storage.count
+        defer { swap(&writer.storage, &out) }
         do {
             try body(&writer)
+            writer.flush()
         } catch {
-            writer.bytes.removeSubrange(start...)
+            writer.stagedCount = 0
+            writer.storage.removeSubrange(start...)
             throw error
         }
     }
 
     // MARK: - Members
 
+    @inlinable
     public mutating func member(_ name: StaticString, _ value: String) {
         let written: Bool? = value.utf8.withContiguousStorageIfAvailable { appendShortMember(name, $0) }
         if written == true { return }
         appendName(name)
-        JSONWriter.appendString(value, to: &bytes)
+        flush()
+        JSONWriter.appendString(value, to: &storage)
     }
 
-    /// `,"name":"value"` in one append, put together on the stack, when the value is short and needs no escape
-    /// (most are); false, writing nothing, otherwise.
-    private mutating func appendShortMember(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// `,"name":"value"` staged at once when the value is short and needs no escape (most are); false, writing
+    /// nothing, otherwise.
+    @inlinable
+    mutating func appendShortMember(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>) -> Bool {
         let nameCount = name.utf8CodeUnitCount
         guard value.count <= 96, nameCount <= 32, JSONWriter.needsNoEscape(value) else { return false }
         let comma = needsComma
         needsComma = true
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 96 + 32 + 6) { buffer in
-            var index = 0
+        reserveStaging(nameCount + value.count + 6)
+        let start = stagedCount
+        var index = start
+        withUnsafeMutableBytes(of: &staged) { staging in
+            let buffer = staging.baseAddress!.assumingMemoryBound(to: UInt8.self)
             if comma {
-                buffer[0] = UInt8(ascii: ",")
-                index = 1
+                buffer[index] = UInt8(ascii: ",")
+                index += 1
             }
             buffer[index] = UInt8(ascii: "\"")
-            UnsafeMutableRawPointer(buffer.baseAddress! + index + 1).copyMemory(
-                from: name.utf8Start, byteCount: nameCount)
+            (buffer + index + 1).update(from: name.utf8Start, count: nameCount)
             index += 1 + nameCount
             buffer[index] = UInt8(ascii: "\"")
             buffer[index + 1] = UInt8(ascii: ":")
             buffer[index + 2] = UInt8(ascii: "\"")
             index += 3
-            if let base = value.baseAddress {
-                UnsafeMutableRawPointer(buffer.baseAddress! + index).copyMemory(from: base, byteCount: value.count)
-            }
+            if let base = value.baseAddress { (buffer + index).update(from: base, count: value.count) }
             index += value.count
             buffer[index] = UInt8(ascii: "\"")
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<index + 1]))
+            index += 1
         }
+        stagedCount = index
         return true
     }
 
     /// A string given as UTF-8 bytes (ICU's output in a stack buffer), escaped as any string.
+    @inlinable
     public mutating func member(_ name: StaticString, utf8 value: UnsafeBufferPointer<UInt8>) {
         if appendShortMember(name, value) { return }
         appendName(name)
-        JSONWriter.appendString(utf8: value, to: &bytes)
+        flush()
+        JSONWriter.appendString(utf8: value, to: &storage)
     }
 
     /// A string, or `null` when nil.
+    @inlinable
     public mutating func member(_ name: StaticString, _ value: String?) {
         if let value {
             member(name, value)
@@ -90,70 +144,80 @@ public struct ResponseWriter: Sendable {
         }
     }
 
+    @inlinable
     public mutating func member(_ name: StaticString, _ value: Bool) {
         appendName(name)
-        JSONWriter.appendLiteral(value ? "true" : "false", to: &bytes)
+        if value { stage("true") } else { stage("false") }
     }
 
+    @inlinable
     public mutating func member(_ name: StaticString, _ value: Int) {
         appendName(name)
-        bytes.append(contentsOf: String(value).utf8)
+        stageInt(value)
     }
 
     /// An array of strings.
+    @inlinable
     public mutating func member(_ name: StaticString, _ values: [String]) {
         appendName(name)
-        bytes.append(UInt8(ascii: "["))
+        stage(UInt8(ascii: "["))
         for (offset, value) in values.enumerated() {
-            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-            JSONWriter.appendString(value, to: &bytes)
+            if offset > 0 { stage(UInt8(ascii: ",")) }
+            stageString(value)
         }
-        bytes.append(UInt8(ascii: "]"))
+        stage(UInt8(ascii: "]"))
     }
 
     /// An array of integers.
+    @inlinable
     public mutating func member(_ name: StaticString, _ values: [Int]) {
         appendName(name)
-        bytes.append(UInt8(ascii: "["))
+        stage(UInt8(ascii: "["))
         for (offset, value) in values.enumerated() {
-            if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: String(value).utf8)
+            if offset > 0 { stage(UInt8(ascii: ",")) }
+            stageInt(value)
         }
-        bytes.append(UInt8(ascii: "]"))
+        stage(UInt8(ascii: "]"))
     }
 
     /// A value prepared once (at load) as a tree.
+    @inlinable
     public mutating func member(_ name: StaticString, _ value: JSONValue) {
         appendName(name)
-        JSONWriter.append(value, to: &bytes)
+        flush()
+        JSONWriter.append(value, to: &storage)
     }
 
     /// A string member whose name is data (an address field's name), escaped as any string.
+    @inlinable
     public mutating func member(named name: String, _ value: String) {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
-        needsComma = true
-        JSONWriter.appendString(name, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        JSONWriter.appendString(value, to: &bytes)
+        appendComma()
+        stageString(name)
+        stage(UInt8(ascii: ":"))
+        stageString(value)
     }
 
     /// Every member of an object built as a tree (`info`, `stats`), in order, names escaped.
+    @inlinable
     public mutating func members(_ object: JSONObject) {
         for member in object.members {
             appendComma()
-            JSONWriter.appendString(member.key, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            JSONWriter.append(member.value, to: &bytes)
+            flush()
+            JSONWriter.appendString(member.key, to: &storage)
+            storage.append(UInt8(ascii: ":"))
+            JSONWriter.append(member.value, to: &storage)
         }
     }
 
     /// A `null` member.
+    @inlinable
     public mutating func null(_ name: StaticString) {
         appendName(name)
-        JSONWriter.appendLiteral("null", to: &bytes)
+        stage("null")
     }
 
     /// An object member whose members `body` appends.
+    @inlinable
     public mutating func object<Failure: Error>(
         _ name: StaticString, _ body: (inout ResponseWriter) throws(Failure) -> Void
     ) throws(Failure) {
@@ -162,6 +226,7 @@ public struct ResponseWriter: Sendable {
     }
 
     /// An array member whose elements `body` appends.
+    @inlinable
     public mutating func array<Failure: Error>(
         _ name: StaticString, _ body: (inout ResponseWriter) throws(Failure) -> Void
     ) throws(Failure) {
@@ -171,12 +236,14 @@ public struct ResponseWriter: Sendable {
 
     // MARK: - Elements
 
+    @inlinable
     public mutating func element(_ value: String) {
         appendComma()
-        JSONWriter.appendString(value, to: &bytes)
+        stageString(value)
     }
 
     /// An object element whose members `body` appends.
+    @inlinable
     public mutating func objectElement<Failure: Error>(
         _ body: (inout ResponseWriter) throws(Failure) -> Void
     ) throws(Failure) {
@@ -186,40 +253,127 @@ public struct ResponseWriter: Sendable {
 
     // MARK: - Bytes
 
-    private mutating func nested<Failure: Error>(
+    @inlinable
+    mutating func nested<Failure: Error>(
         open: UInt8, close: UInt8, _ body: (inout ResponseWriter) throws(Failure) -> Void
     ) throws(Failure) {
-        bytes.append(open)
+        stage(open)
         let outer = needsComma
         needsComma = false
         defer { needsComma = outer }
         try body(&self)
-        bytes.append(close)
+        stage(close)
     }
 
-    private mutating func appendComma() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    @inlinable
+    mutating func appendComma() {
+        if needsComma { stage(UInt8(ascii: ",")) }
         needsComma = true
     }
 
-    /// `,"name":` (the comma when a member came before), put together on the stack and appended at once: each
-    /// append to the array costs more than the few bytes it copies.
-    private mutating func appendName(_ name: StaticString) {
+    /// `,"name":` (the comma when a member came before), staged.
+    @inlinable
+    mutating func appendName(_ name: StaticString) {
         let count = name.utf8CodeUnitCount
         let comma = needsComma
         needsComma = true
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 4) { buffer in
-            var index = 0
+        guard count <= 64 else {
+            if comma { stage(UInt8(ascii: ",")) }
+            flush()
+            JSONWriter.appendString(utf8: UnsafeBufferPointer(start: name.utf8Start, count: count), to: &storage)
+            storage.append(UInt8(ascii: ":"))
+            return
+        }
+        reserveStaging(count + 4)
+        var index = stagedCount
+        withUnsafeMutableBytes(of: &staged) { staging in
+            let buffer = staging.baseAddress!.assumingMemoryBound(to: UInt8.self)
             if comma {
-                buffer[0] = UInt8(ascii: ",")
-                index = 1
+                buffer[index] = UInt8(ascii: ",")
+                index += 1
             }
             buffer[index] = UInt8(ascii: "\"")
-            UnsafeMutableRawPointer(buffer.baseAddress! + index + 1).copyMemory(from: name.utf8Start, byteCount: count)
+            (buffer + index + 1).update(from: name.utf8Start, count: count)
             buffer[index + 1 + count] = UInt8(ascii: "\"")
             buffer[index + 2 + count] = UInt8(ascii: ":")
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<index + 3 + count]))
+            index += 3 + count
+        }
+        stagedCount = index
+    }
+
+    /// A string, quoted and escaped: staged when short and needing no escape, else appended after the staged bytes.
+    @inlinable
+    mutating func stageString(_ value: String) {
+        let staged: Bool? = value.utf8.withContiguousStorageIfAvailable { text in
+            guard text.count <= 96, JSONWriter.needsNoEscape(text) else { return false }
+            reserveStaging(text.count + 2)
+            stage(UInt8(ascii: "\""))
+            stage(text)
+            stage(UInt8(ascii: "\""))
+            return true
+        }
+        if staged == true { return }
+        flush()
+        JSONWriter.appendString(value, to: &storage)
+    }
+
+    @inlinable
+    mutating func stageInt(_ value: Int) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var magnitude = value.magnitude
+            var index = 20
+            repeat {
+                index -= 1
+                digits[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 { stage(UInt8(ascii: "-")) }
+            stage(UnsafeBufferPointer(rebasing: digits[index..<20]))
         }
     }
 
+    /// Makes room for `count` more staged bytes, appending what is staged to `storage` when they would not fit
+    /// (`count` is at most `stagingCapacity`).
+    @inlinable @inline(__always)
+    mutating func reserveStaging(_ count: Int) {
+        if stagedCount + count > Self.stagingCapacity { flush() }
+    }
+
+    @inlinable
+    mutating func stage(_ byte: UInt8) {
+        reserveStaging(1)
+        withUnsafeMutableBytes(of: &staged) { $0[stagedCount] = byte }
+        stagedCount += 1
+    }
+
+    @inlinable
+    mutating func stage(_ literal: StaticString) {
+        stage(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    @inlinable
+    mutating func stage(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count <= Self.stagingCapacity else {
+            flush()
+            storage.append(contentsOf: bytes)
+            return
+        }
+        reserveStaging(bytes.count)
+        if let base = bytes.baseAddress {
+            let at = stagedCount
+            withUnsafeMutableBytes(of: &staged) {
+                ($0.baseAddress!.assumingMemoryBound(to: UInt8.self) + at).update(from: base, count: bytes.count)
+            }
+        }
+        stagedCount += bytes.count
+    }
+
+    /// Appends the staged bytes to `storage`.
+    @inlinable
+    mutating func flush() {
+        guard stagedCount > 0 else { return }
+        let count = stagedCount
+        withUnsafeBytes(of: &staged) { storage.append(contentsOf: $0[0..<count]) }
+        stagedCount = 0
+    }
 }

@@ -1,0 +1,606 @@
+import CICU
+import Glibc
+
+/// A request line read flat: one pass over its bytes checks it as `JSONReader` does and records where every value
+/// is, and a value becomes a `JSONValue` or `String` only when a plugin reads it, so no tree is built and freed per
+/// request. The scan accepts only what `JSONReader` accepts, with the same values; whatever it does not take on
+/// (an error, nesting deeper than `maxDepth`, a line longer than `Int32.max`) it leaves to `JSONReader`, which then
+/// answers with its own value or its own error message.
+///
+/// An event loop's `Dispatcher.Lane` reuses one record for every line: it refills it only while no `Request` still
+/// holds it (`isKnownUniquelyReferenced`), so a request a plugin kept never sees its bytes change.
+@usableFromInline
+final class RequestRecord: @unchecked Sendable {
+    @usableFromInline
+    enum Kind: UInt8 {
+        case null, `false`, `true`, number, string, array, object
+    }
+
+    /// One value, in document order (a container before its members or elements).
+    @usableFromInline
+    struct Entry {
+        /// The member's name (`count` bytes at `keyStart` of the line), or -1 for an element or the root.
+        var keyStart: Int32
+        var keyCount: Int32
+        /// A number's literal or a string's text: `count` bytes at `start` of the line, or of `decoded` when
+        /// `inDecoded` (a string with escapes). For an object or array, `count` is its members or elements.
+        var start: Int32
+        var count: Int32
+        /// The index of the entry after this value and everything in it.
+        var end: Int32
+        var kind: Kind
+        var inDecoded: Bool
+
+        /// Calls `body` with room for the entry index of each container open at once.
+        static func withOpenContainers<Result>(_ body: (UnsafeMutablePointer<Int32>) -> Result) -> Result {
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: RequestRecord.maxDepth) { body($0.baseAddress!) }
+        }
+    }
+
+    /// The deepest nesting the scan takes on; deeper lines go to `JSONReader` (which refuses past its own limit).
+    static let maxDepth = 16
+
+    /// The line's bytes.
+    @exclusivity(unchecked) @usableFromInline var bytes = TrivialBuffer<UInt8>()
+    /// The text of strings with escapes, unescaped.
+    @exclusivity(unchecked) @usableFromInline var decoded = TrivialBuffer<UInt8>()
+    /// Every value; the root is entry 0.
+    @exclusivity(unchecked) @usableFromInline var entries = TrivialBuffer<Entry>()
+
+    init() {}
+
+    deinit {
+        bytes.deallocate()
+        decoded.deallocate()
+        entries.deallocate()
+    }
+
+    /// Whether a reused record has grown past what a loop keeps between requests.
+    var isLarge: Bool { bytes.capacity > 16 * 1024 || entries.capacity > 1024 || decoded.capacity > 16 * 1024 }
+
+    /// Reads `line` into this record; false (the record then holds nothing usable) when the scan leaves the line to
+    /// `JSONReader`.
+    func scan(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard line.count < Int(Int32.max) else { return false }
+        bytes.count = 0
+        bytes.append(contentsOf: line)
+        bytes.zeroPad(8)
+        var scanner = RecordScanner(line: UnsafeBufferPointer(start: bytes.base, count: line.count))
+        scanner.entries = entries
+        scanner.decoded = decoded
+        scanner.entries.count = 0
+        scanner.decoded.count = 0
+        let scanned = scanner.scanDocument()
+        entries = scanner.entries
+        decoded = scanner.decoded
+        return scanned && entries.count > 0
+    }
+
+    // MARK: - Reading
+
+    /// The index of the last member of the object at `object` named `name`, or nil.
+    @usableFromInline
+    func member(_ name: String, in object: Int) -> Int? {
+        if let found = name.utf8.withContiguousStorageIfAvailable({ member(bytes: $0, in: object) }) { return found }
+        return Array(name.utf8).withUnsafeBufferPointer { member(bytes: $0, in: object) }
+    }
+
+    /// The region of the string at `index` as `Region(alpha2:)` reads it, without making a `String`: nil when the
+    /// text is no region.
+    @usableFromInline
+    func region(_ index: Int) -> Region? {
+        withText(index) { Region(alpha2: $0) }
+    }
+
+    /// The index of the last member of the object at `object` named `name` (a protocol name), or nil.
+    func member(_ name: StaticString, in object: Int) -> Int? {
+        member(bytes: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), in: object)
+    }
+
+    func member(bytes name: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
+        let entries = entries.base!
+        let line = bytes.base!
+        var found: Int?
+        var index = object + 1
+        let end = Int(entries[object].end)
+        while index < end {
+            let entry = entries[index]
+            if Int(entry.keyCount) == name.count, Self.sameBytes(line + Int(entry.keyStart), name) {
+                found = index
+            }
+            index = Int(entry.end)
+        }
+        return found
+    }
+
+    /// Whether `count` bytes at `bytes` are `name`'s; names are short, so a loop beats calling `memcmp`.
+    @inline(__always)
+    private static func sameBytes(_ bytes: UnsafePointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard name.count <= 16 else { return memcmp(bytes, name.baseAddress!, name.count) == 0 }
+        for offset in 0..<name.count where bytes[offset] != name[offset] { return false }
+        return true
+    }
+
+    @usableFromInline
+    func kind(_ index: Int) -> Kind { entries.base![index].kind }
+
+    /// How many members or elements the container at `index` has.
+    @usableFromInline
+    func count(_ index: Int) -> Int { Int(entries.base![index].count) }
+
+    /// The text of the string or number at `index`, as bytes.
+    func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        let entry = entries.base![index]
+        let source = entry.inDecoded ? decoded.base : bytes.base
+        return body(UnsafeBufferPointer(start: source.map { $0 + Int(entry.start) }, count: Int(entry.count)))
+    }
+
+    /// The member's name at `index`.
+    func key(_ index: Int) -> String {
+        let entry = entries.base![index]
+        return String(
+            decoding: UnsafeBufferPointer(start: bytes.base! + Int(entry.keyStart), count: Int(entry.keyCount)),
+            as: UTF8.self)
+    }
+
+    /// The string at `index`.
+    @usableFromInline
+    func string(_ index: Int) -> String {
+        withText(index) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The value at `index` as `JSONReader` would have given it.
+    @usableFromInline
+    func value(_ index: Int) -> JSONValue {
+        switch kind(index) {
+        case .null: return .null
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .number: return .number(JSONNumber(literal: string(index)))
+        case .string: return .string(string(index))
+        case .array:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(count(index))
+            forEachChild(of: index) { elements.append(value($0)) }
+            return .array(elements)
+        case .object: return .object(object(index))
+        }
+    }
+
+    /// The object at `index` as `JSONReader` would have given it.
+    @usableFromInline
+    func object(_ index: Int) -> JSONObject {
+        var members: [JSONObject.Member] = []
+        members.reserveCapacity(count(index))
+        forEachChild(of: index) { members.append(JSONObject.Member(key: key($0), value: value($0))) }
+        return JSONObject(members)
+    }
+
+    /// Calls `body` with the index of every member or element of the container at `index`, in order.
+    func forEachChild(of index: Int, _ body: (Int) -> Void) {
+        var child = index + 1
+        let end = Int(entries.base![index].end)
+        while child < end {
+            body(child)
+            child = Int(entries.base![child].end)
+        }
+    }
+
+    /// The member names and values of the object at `index`, in order.
+    @usableFromInline
+    func members(_ index: Int) -> [(name: String, value: JSONValue)] {
+        var members: [(name: String, value: JSONValue)] = []
+        members.reserveCapacity(count(index))
+        forEachChild(of: index) { members.append((key($0), value($0))) }
+        return members
+    }
+
+    /// Writes `{"id":…,"ok":true` with the value at `id` (`null` when nil) as `appendValue(_:to:)` writes it:
+    /// staged with the members that follow when it is short and written as it is.
+    func writeEnvelope(id: Int?, to writer: inout ResponseWriter) {
+        guard let id else { return writer.stage(#"{"id":null,"ok":true"#) }
+        let kind = kind(id)
+        if kind == .number || kind == .string {
+            let written: Bool = withText(id) { text in
+                guard text.count <= 64, kind == .number || JSONWriter.needsNoEscape(text) else { return false }
+                writer.stage(#"{"id":"#)
+                if kind == .string { writer.stage(UInt8(ascii: "\"")) }
+                writer.stage(text)
+                if kind == .string { writer.stage(UInt8(ascii: "\"")) }
+                writer.stage(#","ok":true"#)
+                return true
+            }
+            if written { return }
+        }
+        writer.stage(#"{"id":"#)
+        writer.flush()
+        appendValue(id, to: &writer.storage)
+        writer.stage(#","ok":true"#)
+    }
+
+    /// Appends the value at `index` as `JSONWriter` writes what `JSONReader` read: a number, a string without
+    /// escapes and a literal are their own bytes; anything else is written from its value.
+    func appendValue(_ index: Int, to out: inout [UInt8]) {
+        switch kind(index) {
+        case .null: JSONWriter.appendLiteral("null", to: &out)
+        case .false: JSONWriter.appendLiteral("false", to: &out)
+        case .true: JSONWriter.appendLiteral("true", to: &out)
+        case .number: withText(index) { out.append(contentsOf: $0) }
+        case .string: withText(index) { JSONWriter.appendString(utf8: $0, to: &out) }
+        case .array, .object: JSONWriter.append(value(index), to: &out)
+        }
+    }
+}
+
+/// The one pass of `RequestRecord.scan`: the grammar and checks of `JSONReader`, recording instead of building.
+/// Any failure is `false`, and `JSONReader` reads the line again for its answer.
+private struct RecordScanner {
+    let line: UnsafeBufferPointer<UInt8>
+    var index = 0
+    var entries = TrivialBuffer<RequestRecord.Entry>()
+    var decoded = TrivialBuffer<UInt8>()
+
+    init(line: UnsafeBufferPointer<UInt8>) {
+        self.line = line
+    }
+
+    /// The whole line, iteratively: a value, then what may follow it in its container, until the root ends. The
+    /// line's trailing zero bytes end every scan that runs off it (no token starts with a zero byte).
+    mutating func scanDocument() -> Bool {
+        RequestRecord.Entry.withOpenContainers { open in scanDocument(open: open) }
+    }
+
+    private enum Next {
+        case value, member, afterValue
+    }
+
+    private mutating func scanDocument(open: UnsafeMutablePointer<Int32>) -> Bool {
+        let bytes = line.baseAddress!
+        var depth = 0
+        var key: (start: Int32, count: Int32) = (-1, 0)
+        var next = Next.value
+        skipWhitespace()
+        while true {
+            switch next {
+            case .value:
+                let at = entries.count
+                var entry = RequestRecord.Entry(
+                    keyStart: key.start, keyCount: key.count, start: Int32(index), count: 0, end: Int32(at + 1),
+                    kind: .null, inDecoded: false)
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    guard depth < RequestRecord.maxDepth else { return false }
+                    let isObject = byte == UInt8(ascii: "{")
+                    entry.kind = isObject ? .object : .array
+                    entries.append(entry)
+                    open[depth] = Int32(at)
+                    depth += 1
+                    index += 1
+                    skipWhitespace()
+                    if bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                        index += 1
+                        depth -= 1
+                        next = .afterValue
+                    } else {
+                        next = isObject ? .member : .value
+                        key = (-1, 0)
+                    }
+                    continue
+                case UInt8(ascii: "\""):
+                    entry.kind = .string
+                    guard scanString(into: &entry) else { return false }
+                case UInt8(ascii: "t"):
+                    guard expectWord("true") else { return false }
+                    entry.kind = .true
+                case UInt8(ascii: "f"):
+                    guard expectWord("false") else { return false }
+                    entry.kind = .false
+                case UInt8(ascii: "n"):
+                    guard expectWord("null") else { return false }
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    guard scanNumber() else { return false }
+                    entry.kind = .number
+                    entry.count = Int32(index) - entry.start
+                default:
+                    return false
+                }
+                entries.append(entry)
+                next = .afterValue
+            case .member:
+                guard bytes[index] == UInt8(ascii: "\"") else { return false }
+                var name = RequestRecord.Entry(
+                    keyStart: -1, keyCount: 0, start: 0, count: 0, end: 0, kind: .string, inDecoded: false)
+                // A name with escapes is left to `JSONReader`: names are compared by their bytes in the line.
+                guard scanString(into: &name), !name.inDecoded else { return false }
+                key = (name.start, name.count)
+                skipWhitespace()
+                guard bytes[index] == UInt8(ascii: ":") else { return false }
+                index += 1
+                skipWhitespace()
+                next = .value
+            case .afterValue:
+                guard depth > 0 else {
+                    skipWhitespace()
+                    return index == line.count
+                }
+                let container = Int(open[depth - 1])
+                entries.base![container].count += 1
+                skipWhitespace()
+                let byte = bytes[index]
+                let isObject = entries.base![container].kind == .object
+                if byte == UInt8(ascii: ",") {
+                    index += 1
+                    skipWhitespace()
+                    next = isObject ? .member : .value
+                    key = (-1, 0)
+                } else if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    index += 1
+                    entries.base![container].end = Int32(entries.count)
+                    depth -= 1
+                } else {
+                    return false
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while true {
+            switch line.baseAddress![index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func expectWord(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard line.count - index >= count else { return false }
+        let start = word.utf8Start
+        for offset in 0..<count where line[index + offset] != start[offset] { return false }
+        index += count
+        return true
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private mutating func scanNumber() -> Bool {
+        if line[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < line.count, isDigit(line[index]) else { return false }
+        if line[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < line.count, isDigit(line[index]) { index += 1 }
+        }
+        if index < line.count, line[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < line.count, isDigit(line[index]) else { return false }
+            while index < line.count, isDigit(line[index]) { index += 1 }
+        }
+        if index < line.count, line[index] == UInt8(ascii: "e") || line[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < line.count, line[index] == UInt8(ascii: "+") || line[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < line.count, isDigit(line[index]) else { return false }
+            while index < line.count, isDigit(line[index]) { index += 1 }
+        }
+        return true
+    }
+
+    /// A string from its opening quote: its text's place in `entry` (in the line, or unescaped into `decoded`),
+    /// valid UTF-8 and Stream-Safe as `JSONReader` requires.
+    private mutating func scanString(into entry: inout RequestRecord.Entry) -> Bool {
+        index += 1
+        let start = index
+        // Eight bytes at a time up to the first quote, backslash or control character (the bit tricks of
+        // `JSONWriter.wordNeedsEscape`, whose lowest flagged byte is exact). The line is followed by 8 zero bytes
+        // (`RequestRecord.scan`), which read as control characters: the scan stops at the line's end.
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let raw = UnsafeRawPointer(line.baseAddress!)
+        var nonASCII: UInt64 = 0
+        var at = index
+        while true {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            let flags = JSONWriter.escapeFlags(word)
+            if flags == 0 {
+                nonASCII |= word
+                at += 8
+                continue
+            }
+            let plain = flags.trailingZeroBitCount / 8
+            if plain > 0 { nonASCII |= word & (UInt64.max >> (64 - 8 * plain)) }
+            at += plain
+            break
+        }
+        index = at
+        guard index < line.count else { return false }
+        if line[index] == UInt8(ascii: "\"") {
+            let text = UnsafeBufferPointer(rebasing: line[start..<index])
+            index += 1
+            if nonASCII & high != 0 {
+                guard Self.isValidUTF8(text) else { return false }
+                if text.contains(where: { $0 >= 0xCC }), !Self.isStreamSafe(text) { return false }
+            }
+            entry.start = Int32(start)
+            entry.count = Int32(text.count)
+            return true
+        }
+        guard line[index] == UInt8(ascii: "\\") else { return false }
+        guard index < line.count else { return false }
+        let decodedStart = decoded.count
+        decoded.append(contentsOf: UnsafeBufferPointer(rebasing: line[start..<index]))
+        while index < line.count {
+            let byte = line[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                let text = UnsafeBufferPointer(start: decoded.base! + decodedStart, count: decoded.count - decodedStart)
+                guard Self.isValidUTF8(text), !text.contains(where: { $0 >= 0xCC }) || Self.isStreamSafe(text) else {
+                    return false
+                }
+                entry.start = Int32(decodedStart)
+                entry.count = Int32(decoded.count - decodedStart)
+                entry.inDecoded = true
+                return true
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < line.count else { return false }
+                let escape = line[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): decoded.append(0x22)
+                case UInt8(ascii: "\\"): decoded.append(0x5C)
+                case UInt8(ascii: "/"): decoded.append(0x2F)
+                case UInt8(ascii: "b"): decoded.append(0x08)
+                case UInt8(ascii: "f"): decoded.append(0x0C)
+                case UInt8(ascii: "n"): decoded.append(0x0A)
+                case UInt8(ascii: "r"): decoded.append(0x0D)
+                case UInt8(ascii: "t"): decoded.append(0x09)
+                case UInt8(ascii: "u"):
+                    guard let scalar = scanUnicodeEscape() else { return false }
+                    for unit in UTF8.encode(scalar)! { decoded.append(unit) }
+                default: return false
+                }
+            default:
+                if byte < 0x20 { return false }
+                decoded.append(byte)
+                index += 1
+            }
+        }
+        return false
+    }
+
+    private mutating func scanHex4() -> UInt32? {
+        guard line.count - index >= 4 else { return nil }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = line[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func scanUnicodeEscape() -> Unicode.Scalar? {
+        guard let first = scanHex4() else { return nil }
+        if (0xDC00...0xDFFF).contains(first) { return nil }
+        if (0xD800...0xDBFF).contains(first) {
+            guard line.count - index >= 2, line[index] == UInt8(ascii: "\\"), line[index + 1] == UInt8(ascii: "u")
+            else { return nil }
+            index += 2
+            guard let second = scanHex4(), (0xDC00...0xDFFF).contains(second) else { return nil }
+            return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+        }
+        return Unicode.Scalar(first)
+    }
+
+    /// Whether `text` is well-formed UTF-8 (Unicode's Table 3-7: no overlong forms, surrogates or values past
+    /// U+10FFFF), which is what `String(validating:as:)` accepts.
+    static func isValidUTF8(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = text.count
+        while index < count {
+            let lead = text[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var low: UInt8 = 0x80
+            var high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0:
+                length = 3
+                low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED:
+                length = 3
+                high = 0x9F
+            case 0xF0:
+                length = 4
+                low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4:
+                length = 4
+                high = 0x8F
+            default: return false
+            }
+            guard count - index >= length else { return false }
+            let second = text[index + 1]
+            guard second >= low, second <= high else { return false }
+            for offset in 2..<max(2, length) where text[index + offset] & 0xC0 != 0x80 { return false }
+            index += length
+        }
+        return true
+    }
+
+    /// Whether `text` has at most `JSONReader.maxNonStarters` non-starters in a row.
+    static func isStreamSafe(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.withMemoryRebound(to: CChar.self) {
+            fmt_icu_stream_safe_violation($0.baseAddress, Int32($0.count), Int32(JSONReader.maxNonStarters)) < 0
+        }
+    }
+}
+
+/// A growable buffer of trivial values (no deinitialisation), owned by the `RequestRecord` that frees it: appending
+/// costs a compare and a store, where an `Array`'s checks its uniqueness every time.
+@usableFromInline
+struct TrivialBuffer<Element> {
+    @usableFromInline var base: UnsafeMutablePointer<Element>?
+    @usableFromInline var count = 0
+    @usableFromInline var capacity = 0
+
+    init() {}
+
+    mutating func reserve(_ needed: Int) {
+        guard needed > capacity else { return }
+        let grown = Swift.max(needed, capacity * 2, 16)
+        let new = UnsafeMutablePointer<Element>.allocate(capacity: grown)
+        if let base {
+            new.moveInitialize(from: base, count: count)
+            base.deallocate()
+        }
+        base = new
+        capacity = grown
+    }
+
+    @inline(__always)
+    mutating func append(_ element: Element) {
+        if count == capacity { reserve(count + 1) }
+        (base! + count).initialize(to: element)
+        count += 1
+    }
+
+    mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+        reserve(count + elements.count)
+        if let source = elements.baseAddress, let base {
+            (base + count).initialize(from: source, count: elements.count)
+        }
+        count += elements.count
+    }
+
+    func deallocate() {
+        base?.deallocate()
+    }
+}
+
+extension TrivialBuffer<UInt8> {
+    /// Makes the `count` bytes after the end zero, without counting them.
+    mutating func zeroPad(_ count: Int) {
+        reserve(self.count + count)
+        (base! + self.count).initialize(repeating: 0, count: count)
+    }
+}

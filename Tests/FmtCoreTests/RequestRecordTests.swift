@@ -1,0 +1,170 @@
+import Synchronization
+import Testing
+
+@testable import FmtCore
+
+/// A request line read flat accepts exactly what `JSONReader` accepts (or leaves the line to it), with the same
+/// values and the same bytes written back, and a reused record never changes under a request someone kept.
+@Suite struct RequestRecordTests {
+    static let lines = [
+        #"{"op":"ping"}"#, #"{"op":"phone","id":7,"number":"+31 20 123 4567","defaultRegion":"NL"}"#,
+        #" { "op" : "sort" , "names" : [ "b" , "a" ] , "locale" : [ "de" , "en" ] } "#,
+        #"{"op":"x","id":"a\"b\\c\/\n\u00e9\ud83d\ude00","v":[true,false,null,{},[]]}"#,
+        #"{"op":"x","id":{"nested":[1,-0.5e-3,1E+2,0]},"id":-12.25}"#, "{\"op\":\"ü€𝄞\",\"k\":\"\u{0301}e\"}",
+        #"{"op":"dup","op":"last","a":1,"a":{"b":2}}"#, #"{"o\u0070":"escaped name"}"#, #"{"op":1}"#, #"[1,2]"#,
+        #""text""#, #"{"op":"ping"} x"#, #"{"op":"ping""#, "{\"op\":\"a\u{1}b\"}", #"{"op":"\x"}"#,
+        #"{"op":"\ud800"}"#, #"{"op":"\udc00"}"#, #"{"op":"\ud800\u0041"}"#, #"{"op":01}"#, #"{"op":1.}"#,
+        #"{"op":-}"#, #"{"op":tru}"#, #"{"a":1,}"#, #"{"a" 1}"#, "", " ", "{}", #"{"":""}"#,
+        #"{"op":"exactly15bytes!","s":"12345678","t":"1234567","u":"123456789abcdef0123"}"#,
+        "{\"op\":\"" + String(repeating: "\u{0301}", count: 31) + "\"}",
+        "{\"op\":\"e" + String(repeating: "\u{0301}", count: 30) + "\"}",
+        "{\"op\":\"\\u0065" + String(repeating: "\\u0301", count: 31) + "\"}",
+        String(repeating: "[", count: 16) + String(repeating: "]", count: 16),
+        String(repeating: "[", count: 17) + String(repeating: "]", count: 17),
+        String(repeating: "[", count: 65) + String(repeating: "]", count: 65),
+    ]
+
+    /// What the flat reading gives for `bytes`: nil when it leaves the line to `JSONReader`.
+    static func flat(_ bytes: [UInt8]) -> (value: JSONValue, written: [UInt8])? {
+        let record = RequestRecord()
+        let scanned = bytes.withUnsafeBufferPointer { record.scan($0) }
+        guard scanned else { return nil }
+        var written: [UInt8] = []
+        record.appendValue(0, to: &written)
+        return (record.value(0), written)
+    }
+
+    static func check(_ bytes: [UInt8]) {
+        let tree = try? JSONReader.parse(bytes)
+        guard let (value, written) = flat(bytes) else {
+            // Left to the reader: an error, or one of the few shapes the scan does not take on.
+            if tree != nil {
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(text.contains("\\") || text.hasPrefix(String(repeating: "[", count: 17)), "\(text)")
+            }
+            return
+        }
+        #expect(tree == value, "\(String(decoding: bytes, as: UTF8.self))")
+        if let tree { #expect(written == JSONWriter.encode(tree)) }
+    }
+
+    @Test(arguments: lines)
+    func readsAsTheTreeReaderDoes(_ line: String) {
+        Self.check(Array(line.utf8))
+    }
+
+    /// `Request(line:)` gives what the tree gives, and the tree's errors.
+    @Test func aDecodedLineReadsAsItsTree() throws {
+        let line = Array(#"{"op":"phone","id":[1],"number":"+31 20","n":null,"a":{"b":"c"}}"#.utf8)
+        let flat = try line.withUnsafeBufferPointer { try Request(line: $0) }
+        let tree = try Request(try JSONReader.parse(line))
+        #expect(flat.op == tree.op && flat.id == tree.id && flat.fields.object == tree.fields.object)
+        #expect(try flat.fields.string("number") == "+31 20" && flat.fields["n"] == nil)
+        #expect(try flat.fields.object("a")?.string("b") == "c")
+        #expect(flat.fields.members.map(\.name) == tree.fields.members.map(\.name))
+        for bad in [#"{"op":1}"#, #"[]"#, #"{"op":"a""#, #"{"id":2}"#] {
+            let bytes = Array(bad.utf8)
+            let flatError = bytes.withUnsafeBufferPointer { line in "\(Result { try Request(line: line).op })" }
+            let treeError = "\(Result { try Request(try JSONReader.parse(bytes)).op })"
+            #expect(flatError == treeError)
+        }
+    }
+
+    @Test func invalidUTF8IsLeftToTheReader() {
+        for bytes: [UInt8] in [
+            [0xC3, 0x28], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82],
+        ] {
+            let line = Array(#"{"op":""#.utf8) + bytes + Array(#""}"#.utf8)
+            #expect(Self.flat(line) == nil)
+            Self.check(line)
+        }
+    }
+
+    @Test func randomLinesReadAsTheTreeReaderDoes() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet =
+            Array(#"{}[]",:0123456789.eE+-truefalsn\u/"op"#.utf8) + [
+                0x20, 0xC3, 0xA9, 0xCC, 0x81, 0xFF, 0x00, 0x0A, 0xED,
+            ]
+        let pieces = [#"{"op":"#, #""ping""#, #","id":"#, #"\u00e9"#, #"\ud83d\ude00"#, #"\""#, "ab", "é"].map {
+            Array($0.utf8)
+        }
+        for _ in 0..<20_000 {
+            var line: [UInt8] = []
+            for _ in 0..<Int.random(in: 0..<24, using: &generator) {
+                if Bool.random(using: &generator) {
+                    line.append(alphabet.randomElement(using: &generator)!)
+                } else {
+                    line += pieces.randomElement(using: &generator)!
+                }
+            }
+            Self.check(line)
+        }
+    }
+
+    @Test func validatesUTF8AsStringDoes() {
+        var generator = SystemRandomNumberGenerator()
+        let bytes: [UInt8] = [
+            0x41, 0x7F, 0x80, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xA0, 0xED, 0x9F, 0xEF, 0xF0, 0x90, 0xF4, 0x8F, 0xF5,
+        ]
+        for _ in 0..<50_000 {
+            let text = (0..<Int.random(in: 1..<6, using: &generator)).map { _ in bytes.randomElement(using: &generator)!
+            }
+            let line = Array(#"{"op":""#.utf8) + text + Array(#""}"#.utf8)
+            let valid = String(validating: text, as: UTF8.self) != nil
+            #expect((Self.flat(line) != nil) == valid, "\(text)")
+        }
+    }
+
+    @Test func escapeCheckAgreesWithEveryByte() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int.random(in: 0..<40, using: &generator)).map { _ in
+                Bool.random(using: &generator)
+                    ? UInt8.random(in: 0x20...0x7E, using: &generator) : .random(in: 0...0xFF)
+            }
+            let expected = !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+            #expect(bytes.withUnsafeBufferPointer { JSONWriter.needsNoEscape($0) } == expected, "\(bytes)")
+        }
+    }
+
+    /// Every `id` comes back as the tree's encoding would write it, whichever way the line was read.
+    @Test(arguments: [#"7"#, #"-1.5e3"#, #""abc""#, #""a\u0041\/""#, #"null"#, #"true"#, #"{"k":[1, "v"]}"#, #""é""#])
+    func echoesTheIDAsTheTreeWouldBe(_ id: String) throws {
+        let registry = try PluginRegistry(
+            pluginTypes: [], store: DataStore(source: .embedded([:]), localDirectory: nil),
+            environment: PluginEnvironment(resolver: LocaleResolver(supported: ["en"])))
+        let dispatcher = Dispatcher(registry: registry, builtins: ["ping": { _, _ in }])
+        let line = #"{"op":"ping","id":"# + id + "}"
+        var expected: [UInt8] = []
+        Dispatcher.appendSuccess([:], id: try JSONReader.parse(id), to: &expected)
+        #expect(dispatcher.respond(to: Array(line.utf8)) == expected)
+        let lane = Dispatcher.Lane(dispatcher)
+        var out: [UInt8] = []
+        Array(line.utf8).withUnsafeBufferPointer { lane.respond(to: $0, into: &out) }
+        #expect(out == expected)
+    }
+
+    /// A loop's lane reads every line into one record, but not while a request read from it is still held.
+    @Test func aKeptRequestKeepsItsLine() throws {
+        final class Kept: Sendable {
+            let requests = Mutex<[Request]>([])
+        }
+        let kept = Kept()
+        let registry = try PluginRegistry(
+            pluginTypes: [], store: DataStore(source: .embedded([:]), localDirectory: nil),
+            environment: PluginEnvironment(resolver: LocaleResolver(supported: ["en"])))
+        let dispatcher = Dispatcher(
+            registry: registry, builtins: ["keep": { request, _ in kept.requests.withLock { $0.append(request) } }])
+        let lane = Dispatcher.Lane(dispatcher)
+        var out: [UInt8] = []
+        for text in ["first", "second-and-longer", "third"] {
+            let line = Array(#"{"op":"keep","id":"\#(text)","text":"\#(text)"}"#.utf8)
+            line.withUnsafeBufferPointer { lane.respond(to: $0, into: &out) }
+        }
+        let texts = try kept.requests.withLock { requests in try requests.map { try $0.fields.string("text") } }
+        #expect(texts == ["first", "second-and-longer", "third"])
+        #expect(kept.requests.withLock { $0.map(\.id) } == ["first", "second-and-longer", "third"])
+        #expect(kept.requests.withLock { $0.map(\.op) } == ["keep", "keep", "keep"])
+    }
+}
