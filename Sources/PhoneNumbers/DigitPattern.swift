@@ -207,6 +207,13 @@ final class DigitPattern: @unchecked Sendable {
         canStart(input) ? run(input, whole: false, slots: nil) : nil
     }
 
+    /// The end of the first match anchored at the start, with its group boundaries in `slots` (as
+    /// `match(_:from:slots:)` writes them); `slots` untouched when no digit can start a match.
+    @inline(__always)
+    func firstMatch(_ input: UnsafeBufferPointer<UInt8>, slots: UnsafeMutableBufferPointer<Int32>) -> Int? {
+        canStart(input) ? match(input, from: 0, slots: slots) : nil
+    }
+
     /// Like `match`, but writes group boundaries into `slots` (two per group, -1 when unset) without allocating.
     func match(
         _ input: UnsafeBufferPointer<UInt8>, from start: Int, slots: UnsafeMutableBufferPointer<Int32>

@@ -27,6 +27,24 @@ public enum PhoneMetadataError: Error, Sendable, Equatable, CustomStringConverti
 public enum PhoneNumberType: String, Sendable, CaseIterable, Codable {
     case fixedLine, mobile, fixedLineOrMobile, tollFree, premiumRate, sharedCost, voip, personalNumber, pager, uan
     case voicemail, unknown
+
+    /// `rawValue` as bytes that need no reference counting.
+    var wireName: StaticString {
+        switch self {
+        case .fixedLine: "fixedLine"
+        case .mobile: "mobile"
+        case .fixedLineOrMobile: "fixedLineOrMobile"
+        case .tollFree: "tollFree"
+        case .premiumRate: "premiumRate"
+        case .sharedCost: "sharedCost"
+        case .voip: "voip"
+        case .personalNumber: "personalNumber"
+        case .pager: "pager"
+        case .uan: "uan"
+        case .voicemail: "voicemail"
+        case .unknown: "unknown"
+        }
+    }
 }
 
 /// A compiled number description.
@@ -76,6 +94,102 @@ struct NumberDesc: Sendable {
     }
 }
 
+/// A replacement template (`$1 $2`, `0$1`) compiled to bytes: its text, and each group reference as the byte 0xFF
+/// (which UTF-8 never holds) followed by the group's number.
+struct Template: Sendable {
+    let bytes: FrozenBytes
+
+    init(_ pieces: [NumberFormat.Piece]) {
+        var flat: [UInt8] = []
+        for piece in pieces {
+            switch piece {
+            case .text(let text): flat += text
+            case .group(let group): flat += [Self.groupMark, UInt8(group)]
+            }
+        }
+        bytes = FrozenBytes(flat)
+    }
+
+    static let groupMark: UInt8 = 0xFF
+
+    /// Appends the template with each group reference replaced by that group of `digits` (`groups` holds two
+    /// offsets per group, -1 when unset); references to groups the pattern lacks are dropped.
+    @inline(__always)
+    func write(
+        _ digits: UnsafeBufferPointer<UInt8>, groups: UnsafeBufferPointer<Int32>, groupCount: Int,
+        into out: inout ByteWriter
+    ) {
+        let template = bytes.buffer
+        var index = 0
+        while index < template.count {
+            let byte = template[index]
+            guard byte == Self.groupMark else {
+                out.append(byte)
+                index += 1
+                continue
+            }
+            let group = Int(template[index + 1])
+            index += 2
+            guard group >= 1, group <= groupCount else { continue }
+            let lower = Int(groups[2 * group - 2])
+            let upper = Int(groups[2 * group - 1])
+            if lower >= 0 && upper >= lower { out.append(UnsafeBufferPointer(rebasing: digits[lower..<upper])) }
+        }
+    }
+
+    /// The number of bytes `write` appends.
+    func length(groups: UnsafeBufferPointer<Int32>, groupCount: Int) -> Int {
+        let template = bytes.buffer
+        var index = 0
+        var length = 0
+        while index < template.count {
+            guard template[index] == Self.groupMark else {
+                length += 1
+                index += 1
+                continue
+            }
+            let group = Int(template[index + 1])
+            index += 2
+            guard group >= 1, group <= groupCount else { continue }
+            let lower = Int(groups[2 * group - 2])
+            let upper = Int(groups[2 * group - 1])
+            if lower >= 0 && upper >= lower { length += upper - lower }
+        }
+        return length
+    }
+
+    /// `write` into memory of at least `length` bytes; returns the bytes written.
+    func write(
+        _ digits: UnsafeBufferPointer<UInt8>, groups: UnsafeBufferPointer<Int32>, groupCount: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        let template = bytes.buffer
+        var index = 0
+        var count = 0
+        while index < template.count {
+            let byte = template[index]
+            guard byte == Self.groupMark else {
+                out[count] = byte
+                count += 1
+                index += 1
+                continue
+            }
+            let group = Int(template[index + 1])
+            index += 2
+            guard group >= 1, group <= groupCount else { continue }
+            let lower = Int(groups[2 * group - 2])
+            let upper = Int(groups[2 * group - 1])
+            if lower >= 0 && upper >= lower {
+                for offset in lower..<upper {
+                    out[count] = digits[offset]
+                    count += 1
+                }
+            }
+        }
+        return count
+    }
+}
+
 /// A compiled number format.
 final class NumberFormat: Sendable {
     enum Piece: Sendable {
@@ -85,19 +199,32 @@ final class NumberFormat: Sendable {
 
     let pattern: DigitPattern
     let leadingDigits: DigitPattern?
-    let national: [Piece]
-    /// The national template with the national prefix formatting rule applied to its first group.
-    let nationalWithPrefix: [Piece]?
-    let international: [Piece]?
+    /// The template of national output: the national prefix formatting rule applied to its first group.
+    let nationalTemplate: Template
+    /// The template of international and RFC 3966 output: `intlFormat`, else the format.
+    let internationalTemplate: Template
+    /// Whether the record has its own `intlFormat`.
+    let hasInternationalFormat: Bool
+    /// Whether that `intlFormat` is `NA` (or empty): the format is not used for international output.
+    let excludedInternationally: Bool
 
     init(_ record: NumberFormatRecord, field: String, cache: inout PatternCache) throws(PhoneMetadataError) {
         pattern = try cache.compile(record.pattern, field: "\(field).p")
         leadingDigits = try record.leadingDigits.map { (text) throws(PhoneMetadataError) in
             try cache.compile(text, field: "\(field).ld")
         }
-        national = Self.pieces(record.format)
-        nationalWithPrefix = record.nationalPrefixRule.map { Self.pieces(Self.applyRule($0, to: record.format)) }
-        international = record.intlFormat.map { $0 == "NA" ? [] : Self.pieces($0) }
+        let national = Self.pieces(record.format)
+        let nationalWithPrefix = record.nationalPrefixRule.map { Self.pieces(Self.applyRule($0, to: record.format)) }
+        let international = record.intlFormat.map { $0 == "NA" ? [] : Self.pieces($0) }
+        nationalTemplate = Template(nationalWithPrefix ?? national)
+        internationalTemplate = Template(international ?? national)
+        hasInternationalFormat = international != nil
+        excludedInternationally = international?.isEmpty == true
+    }
+
+    deinit {
+        nationalTemplate.bytes.deallocate()
+        internationalTemplate.bytes.deallocate()
     }
 
     /// Replaces the first `$n` of `format` by `rule`, whose `$1` stands for that `$n`.
@@ -138,17 +265,23 @@ final class NumberFormat: Sendable {
 /// One region's (or non-geographic entity's) compiled metadata.
 final class Territory: Sendable {
     let id: String
+    /// `id` as UTF-8.
+    let idBytes: FrozenBytes
     let countryCode: Int
     /// The calling code as ASCII digits.
-    let countryCodeDigits: [UInt8]
+    let countryCodeDigits: FrozenBytes
     let leadingDigits: DigitPattern?
     let internationalPrefix: DigitPattern?
     /// The IDD written before numbers dialled out of this region: the preferred prefix, else the
     /// international prefix when it is a single prefix (upstream's test); `nil` when there is none to write.
     let prefixForDialling: String?
+    /// `prefixForDialling` as UTF-8, empty when there is none.
+    let diallingPrefix: FrozenBytes
     let nationalPrefixForParsing: DigitPattern?
-    let nationalPrefixTransform: [NumberFormat.Piece]?
+    let nationalPrefixTransform: Template?
     let preferredExtnPrefix: String?
+    /// What national and international forms write before an extension: `preferredExtnPrefix`, else ` ext. `.
+    let extensionPrefix: FrozenBytes
     let general: NumberDesc
     /// Indexed by `Territory.typeOrder`.
     let types: [NumberDesc?]
@@ -168,24 +301,28 @@ final class Territory: Sendable {
 
     init(_ record: TerritoryRecord, field: String, cache: inout PatternCache) throws(PhoneMetadataError) {
         id = record.id
+        idBytes = FrozenBytes(record.id.utf8)
         countryCode = record.countryCode
-        countryCodeDigits = Array(String(record.countryCode).utf8)
+        countryCodeDigits = FrozenBytes(String(record.countryCode).utf8)
         leadingDigits = try record.leadingDigits.map { (text) throws(PhoneMetadataError) in
             try cache.compile(text, field: "\(field).ld")
         }
         internationalPrefix = try record.internationalPrefix.map { (text) throws(PhoneMetadataError) in
             try cache.compile(text, field: "\(field).ip")
         }
-        prefixForDialling =
+        let prefixForDialling =
             record.preferredInternationalPrefix
             ?? record.internationalPrefix.flatMap { Self.isSinglePrefix($0) ? $0 : nil }
+        self.prefixForDialling = prefixForDialling
+        diallingPrefix = FrozenBytes((prefixForDialling ?? "").utf8)
         nationalPrefixForParsing = try record.nationalPrefixForParsing.flatMap { (text) throws(PhoneMetadataError) in
             text.isEmpty ? nil : try cache.compile(text, field: "\(field).npp")
         }
         nationalPrefixTransform = record.nationalPrefixTransformRule.flatMap {
-            $0.isEmpty ? nil : NumberFormat.pieces($0)
+            $0.isEmpty ? nil : Template(NumberFormat.pieces($0))
         }
         preferredExtnPrefix = record.preferredExtnPrefix
+        extensionPrefix = FrozenBytes((record.preferredExtnPrefix ?? " ext. ").utf8)
         general = try NumberDesc(record.general, field: "\(field).gen", cache: &cache)
         var types: [NumberDesc?] = []
         var examples: [PhoneNumberType: String] = [:]
@@ -206,13 +343,21 @@ final class Territory: Sendable {
             formats.append(try NumberFormat(format, field: "\(field).fmt[\(index)]", cache: &cache))
         }
         self.formats = formats
-        if formats.contains(where: { $0.international != nil }) {
-            internationalFormats = formats.filter { $0.international.map { !$0.isEmpty } ?? true }
+        if formats.contains(where: \.hasInternationalFormat) {
+            internationalFormats = formats.filter { !$0.excludedInternationally }
         } else {
             internationalFormats = []
         }
         formatsByPrefix = Self.buckets(formats)
         internationalFormatsByPrefix = Self.buckets(internationalFormats)
+    }
+
+    deinit {
+        idBytes.deallocate()
+        countryCodeDigits.deallocate()
+        diallingPrefix.deallocate()
+        extensionPrefix.deallocate()
+        nationalPrefixTransform?.bytes.deallocate()
     }
 
     /// Upstream's `SINGLE_INTERNATIONAL_PREFIX`, `[\d]+(?:[~⁓∼～][\d]+)?`, over the whole text.
@@ -277,6 +422,8 @@ public struct PhoneMetadata: Sendable {
     let regionsByCode: [Int: [String]]
     /// Territories per calling code (index 0–999) in the same order; empty for unassigned codes.
     let codeTable: [[Territory]]
+    /// Capture slots enough for any format's pattern (two per group).
+    let slotCapacity: Int
 
     /// Loads the JSON produced by `phone-metadata-gen`.
     public init(json: Data) throws(PhoneMetadataError) {
@@ -341,6 +488,11 @@ public struct PhoneMetadata: Sendable {
             codeTable[code] = regions.compactMap { $0 == "001" ? nonGeographic[code] : byRegion[$0] }
         }
         self.codeTable = codeTable
+        var groups = 0
+        for territory in territories {
+            for format in territory.formats { groups = max(groups, format.pattern.groupCount) }
+        }
+        slotCapacity = max(2 * groups, 1)
         self.territories = territories
         self.byRegion = byRegion
         var byLetters = [Territory?](repeating: nil, count: 26 * 26)
@@ -408,6 +560,17 @@ public struct PhoneMetadata: Sendable {
     @inline(__always)
     func territories(forCode code: Int) -> [Territory] {
         code > 0 && code < 1000 ? codeTable[code] : []
+    }
+
+    /// The calling code's main territory, whose plan formats its numbers.
+    @inline(__always)
+    func mainTerritory(forCode code: Int) -> Territory? {
+        code > 0 && code < 1000 ? codeTable[code].first : nil
+    }
+
+    @inline(__always)
+    func hasTerritory(forCode code: Int) -> Bool {
+        code > 0 && code < 1000 && !codeTable[code].isEmpty
     }
 
     func territory(countryCode: Int, region: String) -> Territory? {
