@@ -1,30 +1,36 @@
-/// Bytes copied once at load and never written again, freed by their owner's `deinit`. Read without reference
+/// Values copied once at load and never written again, freed by their owner's `deinit`. Read without reference
 /// counting: a hot loop over shared metadata touches no refcount that two event loops would contend for.
-struct FrozenBytes: @unchecked Sendable {
-    let buffer: UnsafeBufferPointer<UInt8>
+struct FrozenArray<Element: BitwiseCopyable>: @unchecked Sendable {
+    let buffer: UnsafeBufferPointer<Element>
 
-    static let empty = FrozenBytes(buffer: UnsafeBufferPointer(start: nil, count: 0))
+    static var empty: Self { Self(buffer: UnsafeBufferPointer(start: nil, count: 0)) }
 
-    private init(buffer: UnsafeBufferPointer<UInt8>) {
+    private init(buffer: UnsafeBufferPointer<Element>) {
         self.buffer = buffer
     }
 
-    init(_ bytes: some Collection<UInt8>) {
-        guard !bytes.isEmpty else {
+    init(_ elements: some Collection<Element>) {
+        guard !elements.isEmpty else {
             self = .empty
             return
         }
-        let storage = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
-        _ = storage.initialize(from: bytes)
+        let storage = UnsafeMutableBufferPointer<Element>.allocate(capacity: elements.count)
+        _ = storage.initialize(from: elements)
         buffer = UnsafeBufferPointer(storage)
     }
 
     var count: Int { buffer.count }
+    var isEmpty: Bool { buffer.isEmpty }
+
+    @inline(__always)
+    subscript(index: Int) -> Element { buffer[index] }
 
     func deallocate() {
         buffer.deallocate()
     }
 }
+
+typealias FrozenBytes = FrozenArray<UInt8>
 
 /// Scratch regions for one parse, handed out in order and never moved: on the stack, and (past the stack part,
 /// which the common case never reaches) in heap blocks freed with the arena.
@@ -104,6 +110,15 @@ struct ByteWriter: ~Copyable {
 
     mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Lets `body` write at most `maximum` bytes at the end, returning how many it wrote.
+    @inline(__always)
+    mutating func append(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(maximum)
+        let written = body(base + count)
+        precondition(written <= maximum, "wrote past the reserved bytes")
+        count += written
     }
 
     /// Appends a copy of bytes already written (`range` of this buffer).

@@ -133,70 +133,12 @@ public struct PhoneEngine: Sendable {
     func withParsed<Result>(
         _ text: String, defaultRegion: String?, checkRegion: Bool, _ body: (NumberBytes) -> Result
     ) throws(PhoneParseError) -> Result {
-        let regionTerritory = defaultRegion.flatMap { metadata.territory(forRegion: $0) }
-        // The input and, behind it, the text an RFC 3966 `phone-context` puts together (never longer than it).
-        let outcome = TextRules.withScalars(of: text, limit: Self.maximumInputLength, factor: 2) {
-            buffer, count -> Swift.Result<Result, PhoneParseError> in
-            // Digits are normalised at most three times, each no longer than the text; an extension's digits are
-            // at most 20 scalars. National prefix transforms, which need more, spill to the heap.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * count + 96) { storage in
-                var arena = ScratchArena(storage)
-                return Swift.Result { () throws(PhoneParseError) -> NumberBytes in
-                    try parse(
-                        UnsafeMutableBufferPointer(rebasing: buffer[..<count]),
-                        spare: UnsafeMutableBufferPointer(rebasing: buffer[count...]),
-                        regionTerritory: regionTerritory, checkRegion: checkRegion, arena: &arena)
-                }.map(body)
-            }
-        }
-        guard let outcome else { throw .tooLong }
-        return try outcome.get()
-    }
-
-    private func parse(
-        _ input: UnsafeMutableBufferPointer<Unicode.Scalar>, spare: UnsafeMutableBufferPointer<Unicode.Scalar>,
-        regionTerritory: Territory?, checkRegion: Bool, arena: inout ScratchArena
-    ) throws(PhoneParseError) -> NumberBytes {
-        var national = try nationalPart(UnsafeBufferPointer(input)[...], spare: spare)
-        guard self.text.isViable(national) else { throw .notANumber }
-        if regionTerritory == nil && checkRegion {
-            guard let first = national.first, TextRules.isPlus(first) else { throw .invalidCountryCode }
-        }
-        var phoneExtension: UnsafeBufferPointer<UInt8>?
-        if let (digits, rest) = self.text.splitExtension(national) {
-            phoneExtension = Self.utf8(digits, arena: &arena)
-            national = rest
-        }
-        var territory = regionTerritory
-        var countryCode: Int
-        var digits: UnsafeBufferPointer<UInt8>
-        do {
-            (countryCode, digits) = try extractCountryCode(national, territory: territory, arena: &arena)
-        } catch .invalidCountryCode where national.first.map(TextRules.isPlus) == true {
-            let unsigned = national.drop { TextRules.isPlus($0) }
-            (countryCode, digits) = try extractCountryCode(unsigned, territory: territory, arena: &arena)
-            if countryCode == 0 { throw .invalidCountryCode }
-        }
-        if countryCode != 0 {
-            territory = metadata.mainTerritory(forCode: countryCode)
-        } else {
-            digits = Self.normalize(national, arena: &arena)
-            if let regionTerritory { countryCode = regionTerritory.countryCode }
-        }
-        if digits.count < 2 { throw .tooShortNSN }
-        if let territory, let stripped = stripNationalPrefix(digits, territory, arena: &arena) {
-            switch Self.lengthCheck(stripped.count, territory.general) {
-            case .tooShort, .localOnly, .invalidLength: break
-            case .possible, .tooLong: digits = stripped
-            }
-        }
-        if digits.count < 2 { throw .tooShortNSN }
-        if digits.count > 17 { throw .tooLong }
-        return NumberBytes(countryCode: countryCode, nationalNumber: digits, phoneExtension: phoneExtension)
+        let region = defaultRegion.flatMap { metadata.plan(forRegion: $0) }
+        return try metadata.tables.withParsed(text, region: region, checkRegion: checkRegion, body)
     }
 
     /// The scalars' UTF-8 in the arena (an extension as written: at most 20 scalars).
-    private static func utf8(_ scalars: Scalars, arena: inout ScratchArena) -> UnsafeBufferPointer<UInt8> {
+    static func utf8(_ scalars: Scalars, arena: inout ScratchArena) -> UnsafeBufferPointer<UInt8> {
         let out = arena.take(4 * scalars.count)
         var count = 0
         for scalar in scalars {
@@ -214,11 +156,13 @@ public struct PhoneEngine: Sendable {
 
     /// The part of the input holding the number: RFC 3966 handling, or extraction from surrounding text. A number
     /// put together from a `phone-context` is written into `spare`, which is at least as long as the input.
-    private func nationalPart(
+    static func nationalPart(
         _ scalars: Scalars, spare: UnsafeMutableBufferPointer<Unicode.Scalar>
     ) throws(PhoneParseError) -> Scalars {
         var national: Scalars
-        if let contextStart = Self.find(Self.phoneContext, in: scalars) {
+        // `;phone-context=` and `;isub=` both start with a semicolon, which few numbers hold.
+        let mayHaveParameters = scalars.contains(";")
+        if mayHaveParameters, let contextStart = Self.find(Self.phoneContext, in: scalars) {
             let valueStart = contextStart + Self.phoneContext.count
             let valueEnd = scalars[valueStart...].firstIndex(of: ";") ?? scalars.endIndex
             let context = scalars[valueStart..<valueEnd]
@@ -241,13 +185,13 @@ public struct PhoneEngine: Sendable {
         } else {
             national = Self.extractPossibleNumber(scalars)
         }
-        if let isdn = Self.find(Self.isdnSubaddress, in: national), isdn > national.startIndex {
+        if mayHaveParameters, let isdn = Self.find(Self.isdnSubaddress, in: national), isdn > national.startIndex {
             national = national[..<isdn]
         }
         return national
     }
 
-    private static func find<Text: ScalarText>(_ needle: [Unicode.Scalar], in haystack: Text) -> Int? {
+    static func find<Text: ScalarText>(_ needle: [Unicode.Scalar], in haystack: Text) -> Int? {
         guard haystack.count >= needle.count, let head = needle.first else { return nil }
         var index = haystack.startIndex
         while index + needle.count <= haystack.endIndex {
@@ -336,10 +280,89 @@ public struct PhoneEngine: Sendable {
         return UnsafeBufferPointer(rebasing: out[..<count])
     }
 
+    enum LengthResult {
+        case possible, localOnly, tooShort, tooLong, invalidLength
+    }
+
+    static func lengthCheck(_ length: Int, _ desc: NumberDesc) -> LengthResult {
+        if length < 32 && desc.localOnly & (1 << UInt32(length)) != 0 { return .localOnly }
+        if length == desc.minLength { return .possible }
+        if length < desc.minLength { return .tooShort }
+        if length > desc.maxLength { return .tooLong }
+        return desc.lengths & (1 << UInt32(length)) != 0 ? .possible : .invalidLength
+    }
+}
+
+extension PlanTables {
+    /// `PhoneEngine.withParsed`, with the default region's territory found.
+    func withParsed<Result>(
+        _ text: String, region regionTerritory: UnsafePointer<TerritoryPlan>?, checkRegion: Bool,
+        _ body: (NumberBytes) -> Result
+    ) throws(PhoneParseError) -> Result {
+        // The input and, behind it, the text an RFC 3966 `phone-context` puts together (never longer than it).
+        let outcome = TextRules.withScalars(of: text, limit: PhoneEngine.maximumInputLength, factor: 2) {
+            buffer, count -> Swift.Result<Result, PhoneParseError> in
+            // Digits are normalised at most three times, each no longer than the text; an extension's digits are
+            // at most 20 scalars. National prefix transforms, which need more, spill to the heap.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * count + 96) { storage in
+                var arena = ScratchArena(storage)
+                return Swift.Result { () throws(PhoneParseError) -> NumberBytes in
+                    try parse(
+                        UnsafeMutableBufferPointer(rebasing: buffer[..<count]),
+                        spare: UnsafeMutableBufferPointer(rebasing: buffer[count...]),
+                        regionTerritory: regionTerritory, checkRegion: checkRegion, arena: &arena)
+                }.map(body)
+            }
+        }
+        guard let outcome else { throw .tooLong }
+        return try outcome.get()
+    }
+
+    private func parse(
+        _ input: UnsafeMutableBufferPointer<Unicode.Scalar>, spare: UnsafeMutableBufferPointer<Unicode.Scalar>,
+        regionTerritory: UnsafePointer<TerritoryPlan>?, checkRegion: Bool, arena: inout ScratchArena
+    ) throws(PhoneParseError) -> NumberBytes {
+        var national = try PhoneEngine.nationalPart(UnsafeBufferPointer(input)[...], spare: spare)
+        guard TextPatterns().isViable(national) else { throw .notANumber }
+        if regionTerritory == nil && checkRegion {
+            guard let first = national.first, TextRules.isPlus(first) else { throw .invalidCountryCode }
+        }
+        var phoneExtension: UnsafeBufferPointer<UInt8>?
+        if let (digits, rest) = TextPatterns().splitExtension(national) {
+            phoneExtension = PhoneEngine.utf8(digits, arena: &arena)
+            national = rest
+        }
+        var territory = regionTerritory
+        var countryCode: Int
+        var digits: UnsafeBufferPointer<UInt8>
+        do {
+            (countryCode, digits) = try extractCountryCode(national, territory: territory, arena: &arena)
+        } catch .invalidCountryCode where national.first.map(TextRules.isPlus) == true {
+            let unsigned = national.drop { TextRules.isPlus($0) }
+            (countryCode, digits) = try extractCountryCode(unsigned, territory: territory, arena: &arena)
+            if countryCode == 0 { throw .invalidCountryCode }
+        }
+        if countryCode != 0 {
+            territory = mainPlan(forCode: countryCode)
+        } else if let regionTerritory {
+            countryCode = regionTerritory.pointee.countryCode
+        }
+        if digits.count < 2 { throw .tooShortNSN }
+        if let territory, let stripped = stripNationalPrefix(digits, territory, arena: &arena) {
+            switch PhoneEngine.lengthCheck(stripped.count, territory.pointee.general) {
+            case .tooShort, .localOnly, .invalidLength: break
+            case .possible, .tooLong: digits = stripped
+            }
+        }
+        if digits.count < 2 { throw .tooShortNSN }
+        if digits.count > 17 { throw .tooLong }
+        return NumberBytes(countryCode: countryCode, nationalNumber: digits, phoneExtension: phoneExtension)
+    }
+
     /// Finds the country calling code from a plus sign, an IDD, or the default region's own code.
-    /// Returns 0 and no digits when there is none.
+    /// Returns 0 and the text's digits, normalised, when there is none.
     private func extractCountryCode(
-        _ national: Scalars, territory: Territory?, arena: inout ScratchArena
+        _ national: Scalars, territory: UnsafePointer<TerritoryPlan>?, arena: inout ScratchArena
     ) throws(PhoneParseError) -> (Int, UnsafeBufferPointer<UInt8>) {
         let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         if national.isEmpty { return (0, none) }
@@ -350,11 +373,11 @@ public struct PhoneEngine: Sendable {
             plusCount += 1
         }
         if plusCount > 0 {
-            full = Self.normalize(national.dropFirst(plusCount), arena: &arena)
+            full = PhoneEngine.normalize(national.dropFirst(plusCount), arena: &arena)
             explicit = true
         } else {
-            full = Self.normalize(national, arena: &arena)
-            if let idd = territory?.internationalPrefix, let end = idd.matchEnd(full) {
+            full = PhoneEngine.normalize(national, arena: &arena)
+            if let idd = territory?.pointee.internationalPrefix, let end = idd.matchEnd(full) {
                 let rest = full.dropping(end)
                 if rest.first != UInt8(ascii: "0") {
                     full = rest
@@ -368,36 +391,39 @@ public struct PhoneEngine: Sendable {
                 var code = 0
                 for length in 1...3 {
                     code = code * 10 + Int(full[length - 1] &- 48)
-                    if metadata.hasTerritory(forCode: code) { return (code, full.dropping(length)) }
+                    if hasTerritory(forCode: code) { return (code, full.dropping(length)) }
                 }
             }
             throw .invalidCountryCode
         }
-        if let territory, full.starts(with: territory.countryCodeDigits.buffer) {
-            var potential = full.dropping(territory.countryCodeDigits.count)
+        if let territory, full.starts(with: territory.pointee.countryCodeDigits.buffer) {
+            var potential = full.dropping(territory.pointee.countryCodeDigits.count)
             if let stripped = stripNationalPrefix(potential, territory, arena: &arena) { potential = stripped }
-            let fullMatches = territory.general.matchesPattern(full)
-            let potentialMatches = territory.general.matchesPattern(potential)
-            if (!fullMatches && potentialMatches) || Self.lengthCheck(full.count, territory.general) == .tooLong {
-                return (territory.countryCode, potential)
+            let fullMatches = territory.pointee.general.matchesPattern(full)
+            let potentialMatches = territory.pointee.general.matchesPattern(potential)
+            if (!fullMatches && potentialMatches)
+                || PhoneEngine.lengthCheck(full.count, territory.pointee.general) == .tooLong
+            {
+                return (territory.pointee.countryCode, potential)
             }
         }
-        return (0, none)
+        // Only the explicit case above changes `full`, and it returns or throws.
+        return (0, full)
     }
 
     /// Strips a national prefix (and carrier code) per `nationalPrefixForParsing`, applying the transform rule.
     /// Returns `nil` when nothing applies or when stripping would turn a matching number into a non-matching one.
     private func stripNationalPrefix(
-        _ digits: UnsafeBufferPointer<UInt8>, _ territory: Territory, arena: inout ScratchArena
+        _ digits: UnsafeBufferPointer<UInt8>, _ territory: UnsafePointer<TerritoryPlan>, arena: inout ScratchArena
     ) -> UnsafeBufferPointer<UInt8>? {
-        guard !digits.isEmpty, let prefix = territory.nationalPrefixForParsing else { return nil }
+        guard !digits.isEmpty, let prefix = territory.pointee.nationalPrefixForParsing else { return nil }
         let groupCount = prefix.groupCount
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(2 * groupCount, 1)) {
             slots -> UnsafeBufferPointer<UInt8>? in
             guard let end = prefix.match(digits, from: 0, slots: slots) else { return nil }
-            let viableBefore = territory.general.matchesPattern(digits)
+            let viableBefore = territory.pointee.general.matchesPattern(digits)
             var result: UnsafeBufferPointer<UInt8>
-            if let transform = territory.nationalPrefixTransform, groupCount > 0,
+            if let transform = territory.pointee.nationalPrefixTransform, groupCount > 0,
                 slots[2 * groupCount - 2] >= 0, slots[2 * groupCount - 1] >= slots[2 * groupCount - 2]
             {
                 let groups = UnsafeBufferPointer(slots)
@@ -411,20 +437,8 @@ public struct PhoneEngine: Sendable {
             } else {
                 result = digits.dropping(end)
             }
-            if viableBefore && !territory.general.matchesPattern(result) { return nil }
+            if viableBefore && !territory.pointee.general.matchesPattern(result) { return nil }
             return result
         }
-    }
-
-    enum LengthResult {
-        case possible, localOnly, tooShort, tooLong, invalidLength
-    }
-
-    static func lengthCheck(_ length: Int, _ desc: NumberDesc) -> LengthResult {
-        if length < 32 && desc.localOnly & (1 << UInt32(length)) != 0 { return .localOnly }
-        if length == desc.minLength { return .possible }
-        if length < desc.minLength { return .tooShort }
-        if length > desc.maxLength { return .tooLong }
-        return desc.lengths & (1 << UInt32(length)) != 0 ? .possible : .invalidLength
     }
 }

@@ -56,7 +56,11 @@ extension PhoneEngine {
     /// `leadingDigits` match (or, lacking them, whose types match). `nil` when none fits; `001` for
     /// non-geographic numbers.
     public func region(of number: PhoneNumber) -> String? {
-        Self.withBytes(of: number) { classify($0.countryCode, $0.nationalNumber).territory?.id }
+        Self.withBytes(of: number) { bytes in
+            metadata.tables.classify(bytes.countryCode, bytes.nationalNumber).territory.map {
+                metadata.territories[Int($0.pointee.index)].id
+            }
+        }
     }
 
     /// Whether the number is valid: its region's metadata knows the number as some type.
@@ -66,40 +70,7 @@ extension PhoneEngine {
 
     /// The number's type, `unknown` when it has no single region or matches no type.
     public func type(of number: PhoneNumber) -> PhoneNumberType {
-        Self.withBytes(of: number) { classify($0.countryCode, $0.nationalNumber).type }
-    }
-
-    /// The number's territory (as `region(of:)` decides) and its type there.
-    func classify(
-        _ countryCode: Int, _ digits: UnsafeBufferPointer<UInt8>
-    ) -> (territory: Territory?, type: PhoneNumberType) {
-        let candidates = metadata.territories(forCode: countryCode)
-        if candidates.isEmpty { return (nil, .unknown) }
-        if candidates.count == 1 { return (candidates[0], Self.type(digits, candidates[0])) }
-        for territory in candidates {
-            if let leading = territory.leadingDigits {
-                if leading.matchesPrefix(digits) { return (territory, Self.type(digits, territory)) }
-            } else {
-                let type = Self.type(digits, territory)
-                if type != .unknown { return (territory, type) }
-            }
-        }
-        return (nil, .unknown)
-    }
-
-    static func type(_ digits: UnsafeBufferPointer<UInt8>, _ territory: Territory) -> PhoneNumberType {
-        guard territory.general.matches(digits) else { return .unknown }
-        let types = territory.types
-        for index in 0..<8 where types[index]?.matches(digits) == true {
-            return Territory.typeOrder[index]
-        }
-        let mobile = types[9]
-        if types[8]?.matches(digits) == true {
-            if territory.sameMobileAndFixedLinePattern || mobile?.matches(digits) == true { return .fixedLineOrMobile }
-            return .fixedLine
-        }
-        if !territory.sameMobileAndFixedLinePattern && mobile?.matches(digits) == true { return .mobile }
-        return .unknown
+        Self.withBytes(of: number) { metadata.tables.classify($0.countryCode, $0.nationalNumber).type }
     }
 
     // MARK: Formatting
@@ -181,45 +152,101 @@ extension PhoneEngine {
     func withDescription<Result>(
         _ number: NumberBytes, viewerRegion: String?, _ body: (PhoneDescriptionBytes) -> Result
     ) -> Result {
+        let viewer = viewerRegion.flatMap { metadata.plan(forRegion: $0) }
+        return metadata.tables.withDescription(number, viewer: viewer, viewerRegion: viewerRegion, body)
+    }
+
+    /// Upstream's `isPossibleNumberWithReason` for a national number of `length` digits.
+    static func possibility(_ length: Int, _ general: NumberDesc?) -> PhonePossibility {
+        guard let general else { return .invalidCountryCode }
+        return switch lengthCheck(length, general) {
+        case .possible: .isPossible
+        case .localOnly: .isPossibleLocalOnly
+        case .tooShort: .tooShort
+        case .tooLong: .tooLong
+        case .invalidLength: .invalidLength
+        }
+    }
+}
+
+extension PlanTables {
+    /// The number's territory (as `region(of:)` decides) and its type there.
+    func classify(
+        _ countryCode: Int, _ digits: UnsafeBufferPointer<UInt8>
+    ) -> (territory: UnsafePointer<TerritoryPlan>?, type: PhoneNumberType) {
+        let candidates = territories(forCode: countryCode)
+        if candidates.isEmpty { return (nil, .unknown) }
+        if candidates.count == 1 {
+            let territory = plan(candidates[0])
+            return (territory, Self.type(digits, territory))
+        }
+        for index in candidates {
+            let territory = plan(index)
+            if let leading = territory.pointee.leadingDigits {
+                if leading.matchesPrefix(digits) { return (territory, Self.type(digits, territory)) }
+            } else {
+                let type = Self.type(digits, territory)
+                if type != .unknown { return (territory, type) }
+            }
+        }
+        return (nil, .unknown)
+    }
+
+    static func type(_ digits: UnsafeBufferPointer<UInt8>, _ territory: UnsafePointer<TerritoryPlan>) -> PhoneNumberType
+    {
+        guard territory.pointee.general.matches(digits) else { return .unknown }
+        let types = territory.pointee.types
+        for index in 0..<8 where types[index]?.matches(digits) == true {
+            return Territory.typeOrder[index]
+        }
+        let mobile = types[9]
+        if types[8]?.matches(digits) == true {
+            if territory.pointee.sameMobileAndFixedLinePattern || mobile?.matches(digits) == true {
+                return .fixedLineOrMobile
+            }
+            return .fixedLine
+        }
+        if !territory.pointee.sameMobileAndFixedLinePattern && mobile?.matches(digits) == true { return .mobile }
+        return .unknown
+    }
+
+    /// Every form of the number, put together in one buffer on the stack.
+    func withDescription<Result>(
+        _ number: NumberBytes, viewer: UnsafePointer<TerritoryPlan>?, viewerRegion: String?,
+        _ body: (PhoneDescriptionBytes) -> Result
+    ) -> Result {
         let (territory, type) = classify(number.countryCode, number.nationalNumber)
-        let main = metadata.mainTerritory(forCode: number.countryCode)
-        let possibility = Self.possibility(number.nationalNumber.count, main)
+        let main = mainPlan(forCode: number.countryCode)
+        let possibility = PhoneEngine.possibility(number.nationalNumber.count, main?.pointee.general)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { storage in
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: metadata.slotCapacity) { slots in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: slotCapacity) { slots in
                 var out = ByteWriter(storage)
                 out.append(UInt8(ascii: "+"))
-                out.appendDecimal(number.countryCode)
+                if let main {
+                    out.append(main.pointee.countryCodeDigits.buffer)
+                } else {
+                    out.appendDecimal(number.countryCode)
+                }
                 out.append(number.nationalNumber)
                 let e164 = 0..<out.count
                 let forms = Self.writeForms(number, main, slots: slots, into: &out)
-                let dialFrom = dialForm(number.countryCode, main, from: viewerRegion, forms, into: &out)
-                let region = territory?.id
-                let display = region != nil && region == viewerRegion ? forms.national : forms.international
+                let dialFrom = Self.dialForm(number.countryCode, main, from: viewer, forms, into: &out)
+                let region = territory?.pointee.id.buffer
+                let display =
+                    region.map { Self.equals($0, viewerRegion) } == true ? forms.national : forms.international
                 return out.withBase { base in
                     func text(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
                         UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
                     }
                     return body(
                         PhoneDescriptionBytes(
-                            valid: type != .unknown, e164: text(e164), region: territory?.idBytes.buffer, type: type,
+                            valid: type != .unknown, e164: text(e164), region: region, type: type,
                             national: text(forms.national), international: text(forms.international),
                             rfc3966: text(forms.rfc3966), display: text(display),
                             phoneExtension: number.phoneExtension, possibleReason: possibility,
                             dialFrom: text(dialFrom)))
                 }
             }
-        }
-    }
-
-    /// Upstream's `isPossibleNumberWithReason` for a national number of `length` digits.
-    static func possibility(_ length: Int, _ main: Territory?) -> PhonePossibility {
-        guard let main else { return .invalidCountryCode }
-        return switch lengthCheck(length, main.general) {
-        case .possible: .isPossible
-        case .localOnly: .isPossibleLocalOnly
-        case .tooShort: .tooShort
-        case .tooLong: .tooLong
-        case .invalidLength: .invalidLength
         }
     }
 
@@ -232,7 +259,7 @@ extension PhoneEngine {
     /// Writes the national, international and RFC 3966 forms, sharing the format choice and, where national and
     /// international use the same format, its match.
     private static func writeForms(
-        _ number: NumberBytes, _ main: Territory?, slots: UnsafeMutableBufferPointer<Int32>,
+        _ number: NumberBytes, _ main: UnsafePointer<TerritoryPlan>?, slots: UnsafeMutableBufferPointer<Int32>,
         into out: inout ByteWriter
     ) -> Forms {
         let digits = number.nationalNumber
@@ -243,42 +270,47 @@ extension PhoneEngine {
             return Forms(national: all, international: all, rfc3966: all)
         }
         let phoneExtension = number.phoneExtension.flatMap { $0.isEmpty ? nil : $0 }
-        let chosen = chooseFormat(main.formats, main.formatsByPrefix, digits, slots: slots)
+        let chosen = chooseFormat(main.pointee.formats, digits, slots: slots)
         if let (format, firstEnd) = chosen {
-            substitute(format.pattern, format.nationalTemplate, digits, firstEnd: firstEnd, slots: slots, into: &out)
+            substitute(
+                format.pointee.pattern, format.pointee.nationalTemplate, digits, firstEnd: firstEnd, slots: slots,
+                into: &out)
         } else {
             out.append(digits)
         }
         if let phoneExtension {
-            out.append(main.extensionPrefix.buffer)
+            out.append(main.pointee.extensionPrefix.buffer)
             out.append(phoneExtension)
         }
         let nationalEnd = out.count
         out.append(UInt8(ascii: "+"))
-        out.appendDecimal(number.countryCode)
+        out.append(main.pointee.countryCodeDigits.buffer)
         out.append(UInt8(ascii: " "))
         let groupedStart = out.count
-        // The national substitution overwrote the first match's groups when it needed further matches.
+        // The international list is the national one without the formats excluded internationally, in the same
+        // order and buckets: every format before the national choice fails again, so that choice is the
+        // international one too unless it is excluded. Its groups are still in `slots` unless the national
+        // substitution needed further matches.
         var international = chosen
         if let (format, firstEnd) = chosen, firstEnd != digits.count { international = (format, nil) }
-        if !main.internationalFormats.isEmpty {
-            let other = chooseFormat(main.internationalFormats, main.internationalFormatsByPrefix, digits, slots: slots)
-            if other?.0 !== chosen?.0 || other == nil { international = other }
+        if let formats = main.pointee.internationalFormats, chosen?.0.pointee.excludedInternationally != false {
+            international = chooseFormat(formats, digits, slots: slots)
         }
         if let (format, firstEnd) = international {
             substitute(
-                format.pattern, format.internationalTemplate, digits, firstEnd: firstEnd, slots: slots, into: &out)
+                format.pointee.pattern, format.pointee.internationalTemplate, digits, firstEnd: firstEnd, slots: slots,
+                into: &out)
         } else {
             out.append(digits)
         }
         let groupedEnd = out.count
         if let phoneExtension {
-            out.append(main.extensionPrefix.buffer)
+            out.append(main.pointee.extensionPrefix.buffer)
             out.append(phoneExtension)
         }
         let rfcStart = out.count
         out.append("tel:+")
-        out.appendDecimal(number.countryCode)
+        out.append(main.pointee.countryCodeDigits.buffer)
         out.append(UInt8(ascii: "-"))
         appendRFC3966Separators(from: groupedStart..<groupedEnd, in: &out)
         if let phoneExtension {
@@ -293,32 +325,45 @@ extension PhoneEngine {
     /// with the end of the pattern's first match from the start (its groups left in `slots`), or `nil` for the end
     /// when the slots were used again.
     private static func chooseFormat(
-        _ formats: [NumberFormat], _ byPrefix: [[NumberFormat]], _ digits: UnsafeBufferPointer<UInt8>,
-        slots: UnsafeMutableBufferPointer<Int32>
-    ) -> (NumberFormat, Int?)? {
-        var candidates = formats
-        if digits.count >= 2, !byPrefix.isEmpty {
+        _ formats: FormatList, _ digits: UnsafeBufferPointer<UInt8>, slots: UnsafeMutableBufferPointer<Int32>
+    ) -> (UnsafePointer<FormatPlan>, Int?)? {
+        guard let plans = formats.plans.buffer.baseAddress else { return nil }
+        if digits.count >= 2 {
             let first = Int(digits[0] &- 48)
             let second = Int(digits[1] &- 48)
             guard first < 10, second < 10 else { return nil }
-            candidates = byPrefix[first * 10 + second]
+            let buckets = formats.buckets.buffer
+            let prefix = first * 10 + second
+            for offset in Int(buckets[prefix])..<Int(buckets[prefix + 1]) {
+                if let chosen = choose(plans + Int(buckets[offset]), digits, slots: slots) { return chosen }
+            }
+            return nil
         }
-        for format in candidates {
-            if let leading = format.leadingDigits, !leading.matchesPrefix(digits) { continue }
-            let pattern = format.pattern
-            let groups = UnsafeMutableBufferPointer(rebasing: slots[..<(2 * pattern.groupCount)])
-            // The first match from the start is the whole-input match whenever it ends at the end, as it nearly
-            // always does; it is also the substitution's first match either way.
-            guard let end = pattern.firstMatch(digits, slots: groups) else { continue }
-            if end == digits.count || pattern.matchesWhole(digits) { return (format, end) }
+        for index in 0..<formats.plans.count {
+            if let chosen = choose(plans + index, digits, slots: slots) { return chosen }
         }
+        return nil
+    }
+
+    @inline(__always)
+    private static func choose(
+        _ format: UnsafePointer<FormatPlan>, _ digits: UnsafeBufferPointer<UInt8>,
+        slots: UnsafeMutableBufferPointer<Int32>
+    ) -> (UnsafePointer<FormatPlan>, Int?)? {
+        if let leading = format.pointee.leadingDigits, !leading.matchesPrefix(digits) { return nil }
+        let pattern = format.pointee.pattern
+        let groups = UnsafeMutableBufferPointer(rebasing: slots[..<(2 * pattern.groupCount)])
+        // The first match from the start is the whole-input match whenever it ends at the end, as it nearly
+        // always does; it is also the substitution's first match either way.
+        guard let end = pattern.firstMatch(digits, slots: groups) else { return nil }
+        if end == digits.count || pattern.matchesWhole(digits) { return (format, end) }
         return nil
     }
 
     /// Replaces every successive match of the pattern by the template, like a regex substitution. `firstEnd` is
     /// the end of the match at the start when it is already known, its groups in `slots`.
     private static func substitute(
-        _ pattern: DigitPattern, _ template: Template, _ digits: UnsafeBufferPointer<UInt8>, firstEnd: Int?,
+        _ pattern: PatternProgram, _ template: Template, _ digits: UnsafeBufferPointer<UInt8>, firstEnd: Int?,
         slots: UnsafeMutableBufferPointer<Int32>, into out: inout ByteWriter
     ) {
         let groupCount = pattern.groupCount
@@ -352,16 +397,24 @@ extension PhoneEngine {
         for index in range { high |= out[index] }
         if high < 0x80 {
             out.reserve(2 * range.count + 1)
-            for index in range {
-                let byte = out[index]
-                if TextRules.isPunctuation(Unicode.Scalar(byte)) {
-                    inSeparator = true
-                    continue
+            let source = out.bytes(range)
+            out.append(atMost: 2 * range.count + 1) { target in
+                var written = 0
+                for byte in source {
+                    if TextRules.isPunctuation(Unicode.Scalar(byte)) {
+                        inSeparator = true
+                        continue
+                    }
+                    if inSeparator && wroteAny {
+                        target[written] = UInt8(ascii: "-")
+                        written += 1
+                    }
+                    inSeparator = false
+                    wroteAny = true
+                    target[written] = byte
+                    written += 1
                 }
-                if inSeparator && wroteAny { out.append(UInt8(ascii: "-")) }
-                inSeparator = false
-                wroteAny = true
-                out.append(byte)
+                return written
             }
         } else {
             let text = String(decoding: out.bytes(range), as: UTF8.self)
@@ -382,25 +435,24 @@ extension PhoneEngine {
     // MARK: Dialling from abroad
 
     /// How to dial the number from `viewerRegion`, as `formatOutOfCountry` describes it: a range of `out`.
-    private func dialForm(
-        _ code: Int, _ main: Territory?, from viewerRegion: String?, _ forms: Forms, into out: inout ByteWriter
+    private static func dialForm(
+        _ code: Int, _ main: UnsafePointer<TerritoryPlan>?, from viewer: UnsafePointer<TerritoryPlan>?,
+        _ forms: Forms, into out: inout ByteWriter
     ) -> Range<Int> {
-        guard let viewer = viewerRegion.flatMap({ metadata.territory(forRegion: $0) }) else {
-            return forms.international
-        }
+        guard let viewer else { return forms.international }
         // Without a plan for the calling code every form is the national number.
         guard main != nil else { return forms.national }
         if code == 1 {
-            if viewer.countryCode == 1 {
+            if viewer.pointee.countryCode == 1 {
                 let start = out.count
                 out.append("1 ")
                 out.appendCopy(of: forms.national)
                 return start..<out.count
             }
-        } else if code == viewer.countryCode {
+        } else if code == viewer.pointee.countryCode {
             return forms.national
         }
-        let prefix = viewer.diallingPrefix.buffer
+        let prefix = viewer.pointee.diallingPrefix.buffer
         guard !prefix.isEmpty else { return forms.international }
         // `international` is `+`, the calling code, a space and the grouping: the IDD and a space replace the `+`.
         let start = out.count
@@ -408,5 +460,11 @@ extension PhoneEngine {
         out.append(UInt8(ascii: " "))
         out.appendCopy(of: forms.international.dropFirst())
         return start..<out.count
+    }
+
+    /// Whether the bytes spell `text`.
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String?) -> Bool {
+        guard var text else { return false }
+        return text.withUTF8 { $0.elementsEqual(bytes) }
     }
 }

@@ -222,7 +222,8 @@ extension PhoneEngine {
     /// Upstream's `isPossibleNumberWithReason`: the national significant number's length against the possible
     /// lengths of the calling code's main region (upstream's known limit: `+1` numbers are judged by the US plan).
     public func possibility(of number: PhoneNumber) -> PhonePossibility {
-        Self.possibility(number.nationalNumber.utf8.count, metadata.mainTerritory(forCode: number.countryCode))
+        Self.possibility(
+            number.nationalNumber.utf8.count, metadata.tables.mainPlan(forCode: number.countryCode)?.pointee.general)
     }
 
     // MARK: Example numbers
