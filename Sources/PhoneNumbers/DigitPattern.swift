@@ -673,12 +673,17 @@ struct PatternProgram: @unchecked Sendable {
         }
     }
 
-    /// Frames with a negative `pc` restore capture slot `-pc - 1` to `position` when popped.
+    /// Frames with a negative `pc` restore capture slot `-pc - 1` to `position` when popped. Inlined into both
+    /// callers, so the plain run carries no test for `tried`.
+    @inline(__always)
     private func execute(
         _ input: UnsafeBufferPointer<UInt8>, whole: Bool, slots: UnsafeMutableBufferPointer<Int32>?, start: Int,
         stack: UnsafeMutableBufferPointer<Frame>, tried: UnsafeMutableBufferPointer<UInt64>? = nil
     ) -> Outcome {
         do {
+            // Read once: the stack and slot writes below could alias the header as far as the compiler knows.
+            let code = self.code
+            let firstSets = self.firstSets
             var depth = 0
             var pc = 0
             var position = start

@@ -48,6 +48,9 @@ struct TextPatterns: Sendable {
     /// Like upstream, takes the leftmost place where an extension runs to the end of the text, and keeps it only
     /// when the text before it is viable.
     func splitExtension<Text: ScalarText>(_ text: Text) -> (digits: Text, before: Text)? {
+        // Every alternative needs a label letter, `#`, `,`, `;` or `~` (or a full-width form): most numbers hold
+        // none of them.
+        if text.allSatisfy(ExtensionGrammar.isPlainNumberCharacter) { return nil }
         var starts = ExtensionStarts()
         guard let digits = ExtensionGrammar.scan(text, into: &starts), let start = starts.first else { return nil }
         let before = text[..<start]
@@ -205,6 +208,16 @@ enum ExtensionGrammar {
         var index = end
         while index > text.startIndex, predicate(text[index - 1]) { index -= 1 }
         return index
+    }
+
+    /// An ASCII digit, space or one of `+ ( ) - . /`: a character that no part of an extension but its digits and
+    /// separators can be.
+    @inline(__always)
+    static func isPlainNumberCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x30...0x39, 0x20, 0x28, 0x29, 0x2B, 0x2D, 0x2E, 0x2F: true
+        default: false
+        }
     }
 
     /// `[ NBSP\t,]`: between the number and a label.
