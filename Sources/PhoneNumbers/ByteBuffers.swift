@@ -55,6 +55,11 @@ struct ScratchArena: ~Copyable {
         return block
     }
 
+    /// Runs `body`, which reads regions of the arena, while the arena is borrowed: its heap blocks outlive it.
+    func keepingAlive<Result>(_ body: () -> Result) -> Result {
+        body()
+    }
+
     deinit {
         for block in spilled { block.deallocate() }
     }

@@ -306,12 +306,13 @@ extension PlanTables {
             // at most 20 scalars. National prefix transforms, which need more, spill to the heap.
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * count + 96) { storage in
                 var arena = ScratchArena(storage)
-                return Swift.Result { () throws(PhoneParseError) -> NumberBytes in
+                let parsed = Swift.Result { () throws(PhoneParseError) -> NumberBytes in
                     try parse(
                         UnsafeMutableBufferPointer(rebasing: buffer[..<count]),
                         spare: UnsafeMutableBufferPointer(rebasing: buffer[count...]),
                         regionTerritory: regionTerritory, checkRegion: checkRegion, arena: &arena)
-                }.map(body)
+                }
+                return arena.keepingAlive { parsed.map(body) }
             }
         }
         guard let outcome else { throw .tooLong }

@@ -400,9 +400,7 @@ final class Territory: Sendable {
         _ record: TerritoryRecord, index: Int, field: String, cache: inout PatternCache
     ) throws(PhoneMetadataError) {
         id = record.id
-        idBytes = FrozenBytes(record.id.utf8)
         countryCode = record.countryCode
-        countryCodeDigits = FrozenBytes(String(record.countryCode).utf8)
         leadingDigits = try record.leadingDigits.map { (text) throws(PhoneMetadataError) in
             try cache.compile(text, field: "\(field).ld")
         }
@@ -413,15 +411,10 @@ final class Territory: Sendable {
             record.preferredInternationalPrefix
             ?? record.internationalPrefix.flatMap { Self.isSinglePrefix($0) ? $0 : nil }
         self.prefixForDialling = prefixForDialling
-        diallingPrefix = FrozenBytes((prefixForDialling ?? "").utf8)
         nationalPrefixForParsing = try record.nationalPrefixForParsing.flatMap { (text) throws(PhoneMetadataError) in
             text.isEmpty ? nil : try cache.compile(text, field: "\(field).npp")
         }
-        nationalPrefixTransform = record.nationalPrefixTransformRule.flatMap {
-            $0.isEmpty ? nil : Template(NumberFormat.pieces($0))
-        }
         preferredExtnPrefix = record.preferredExtnPrefix
-        extensionPrefix = FrozenBytes((record.preferredExtnPrefix ?? " ext. ").utf8)
         var patterns: [DigitPattern] = []
         general = try NumberDesc(record.general, field: "\(field).gen", cache: &cache, owners: &patterns)
         var types: [NumberDesc?] = []
@@ -450,6 +443,14 @@ final class Territory: Sendable {
             internationalFormats = []
         }
         self.patterns = patterns
+        // Memory of our own only after the last step that can throw: a class whose init throws runs no deinit.
+        idBytes = FrozenBytes(record.id.utf8)
+        countryCodeDigits = FrozenBytes(String(record.countryCode).utf8)
+        diallingPrefix = FrozenBytes((prefixForDialling ?? "").utf8)
+        nationalPrefixTransform = record.nationalPrefixTransformRule.flatMap {
+            $0.isEmpty ? nil : Template(NumberFormat.pieces($0))
+        }
+        extensionPrefix = FrozenBytes((record.preferredExtnPrefix ?? " ext. ").utf8)
         plan = TerritoryPlan(
             index: Int32(index), countryCode: countryCode, countryCodeDigits: countryCodeDigits, id: idBytes,
             leadingDigits: leadingDigits?.compiled, internationalPrefix: internationalPrefix?.compiled,
