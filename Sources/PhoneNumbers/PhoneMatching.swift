@@ -60,6 +60,18 @@ public enum PhonePossibility: String, Sendable, CaseIterable, Codable {
 
     /// Upstream's `isPossibleNumber`: possible, or possible for local dialling only.
     public var isPossible: Bool { self == .isPossible || self == .isPossibleLocalOnly }
+
+    /// `rawValue` as bytes that need no reference counting.
+    var wireName: StaticString {
+        switch self {
+        case .isPossible: "IS_POSSIBLE"
+        case .isPossibleLocalOnly: "IS_POSSIBLE_LOCAL_ONLY"
+        case .invalidCountryCode: "INVALID_COUNTRY_CODE"
+        case .tooShort: "TOO_SHORT"
+        case .invalidLength: "INVALID_LENGTH"
+        case .tooLong: "TOO_LONG"
+        }
+    }
 }
 
 extension PhoneEngine {
@@ -210,50 +222,8 @@ extension PhoneEngine {
     /// Upstream's `isPossibleNumberWithReason`: the national significant number's length against the possible
     /// lengths of the calling code's main region (upstream's known limit: `+1` numbers are judged by the US plan).
     public func possibility(of number: PhoneNumber) -> PhonePossibility {
-        guard let territory = metadata.territories(forCode: number.countryCode).first else {
-            return .invalidCountryCode
-        }
-        return switch Self.lengthCheck(number.nationalNumber.utf8.count, territory.general) {
-        case .possible: .isPossible
-        case .localOnly: .isPossibleLocalOnly
-        case .tooShort: .tooShort
-        case .tooLong: .tooLong
-        case .invalidLength: .invalidLength
-        }
-    }
-
-    // MARK: Dialling from abroad
-
-    /// Upstream's `formatOutOfCountryCallingNumber`: how to dial the number from `viewerRegion`. Within the
-    /// number's calling code the national form (inside NANPA `1` and the national form); from elsewhere the
-    /// viewer's IDD (its preferred one where the IDD is a pattern of several), the calling code and the
-    /// international grouping, or the international form when the viewer has no single IDD. An unknown viewer
-    /// region gives the international form.
-    public func formatOutOfCountry(_ number: PhoneNumber, from viewerRegion: String?) -> String {
-        let (national, international, _) = forms(number)
-        return dialForm(number, from: viewerRegion, national: national, international: international)
-    }
-
-    func dialForm(
-        _ number: PhoneNumber, from viewerRegion: String?, national: String, international: String
-    )
-        -> String
-    {
-        guard let viewer = viewerRegion.flatMap({ metadata.territory(forRegion: $0) }) else { return international }
-        let code = number.countryCode
-        guard !metadata.territories(forCode: code).isEmpty else { return number.nationalNumber }
-        if code == 1 {
-            if viewer.countryCode == 1 { return "1 " + national }
-        } else if code == viewer.countryCode {
-            return national
-        }
-        guard let prefix = viewer.prefixForDialling, !prefix.isEmpty else { return international }
-        // `international` is `+`, the calling code, a space and the grouping: the IDD and a space replace the `+`.
-        var dial = prefix
-        dial.reserveCapacity(prefix.utf8.count + international.utf8.count)
-        dial.append(" ")
-        dial.append(contentsOf: international.dropFirst())
-        return dial
+        Self.possibility(
+            number.nationalNumber.utf8.count, metadata.tables.mainPlan(forCode: number.countryCode)?.pointee.general)
     }
 
     // MARK: Example numbers

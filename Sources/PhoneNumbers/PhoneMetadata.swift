@@ -23,22 +23,53 @@ public enum PhoneMetadataError: Error, Sendable, Equatable, CustomStringConverti
 public enum PhoneNumberType: String, Sendable, CaseIterable, Codable {
     case fixedLine, mobile, fixedLineOrMobile, tollFree, premiumRate, sharedCost, voip, personalNumber, pager, uan
     case voicemail, unknown
+
+    /// `rawValue` as bytes that need no reference counting.
+    var wireName: StaticString {
+        switch self {
+        case .fixedLine: "fixedLine"
+        case .mobile: "mobile"
+        case .fixedLineOrMobile: "fixedLineOrMobile"
+        case .tollFree: "tollFree"
+        case .premiumRate: "premiumRate"
+        case .sharedCost: "sharedCost"
+        case .voip: "voip"
+        case .personalNumber: "personalNumber"
+        case .pager: "pager"
+        case .uan: "uan"
+        case .voicemail: "voicemail"
+        case .unknown: "unknown"
+        }
+    }
 }
 
 /// A compiled number description.
 struct NumberDesc: Sendable {
-    /// Nil for a type without a pattern: no number is of that type.
-    let pattern: DigitPattern?
+    /// Nil for a type without a pattern: no number is of that type. Its `DigitPattern` is among the owning
+    /// territory's `patterns`.
+    let pattern: PatternProgram?
     /// Bit `n` set when length `n` is possible.
     let lengths: UInt32
     let localOnly: UInt32
     let minLength: Int
     let maxLength: Int
+    /// Bit `10a + b` (of 100) set when an input starting with digits `a b` can match the pattern: most types are
+    /// ruled out by their first two digits without running the pattern.
+    let prefixes: (UInt64, UInt64)
 
-    init(_ record: NumberDescRecord, field: String, cache: inout PatternCache) throws(PhoneMetadataError) {
-        pattern = try record.pattern.map { (text) throws(PhoneMetadataError) in
+    init(
+        _ record: NumberDescRecord, field: String, cache: inout PatternCache, owners: inout [DigitPattern]
+    ) throws(PhoneMetadataError) {
+        let compiled = try record.pattern.map { (text) throws(PhoneMetadataError) in
             try cache.compile(text, field: "\(field).p")
         }
+        if let compiled { owners.append(compiled) }
+        pattern = compiled?.compiled
+        var prefixes: (UInt64, UInt64) = (0, 0)
+        for prefix in 0..<100 where compiled?.mayStart(UInt8(48 + prefix / 10), UInt8(48 + prefix % 10)) == true {
+            if prefix < 64 { prefixes.0 |= 1 << UInt64(prefix) } else { prefixes.1 |= 1 << UInt64(prefix - 64) }
+        }
+        self.prefixes = prefixes
         var mask: UInt32 = 0
         for length in record.lengths {
             guard (1..<32).contains(length) else {
@@ -62,13 +93,118 @@ struct NumberDesc: Sendable {
     /// Whole-pattern match alone; false for a description without a pattern, as upstream's empty pattern.
     @inline(__always)
     func matchesPattern(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
-        pattern?.matchesWhole(digits) == true
+        mayStart(digits) && pattern?.matchesWhole(digits) == true
     }
 
     /// Possible length, then whole-pattern match (upstream's test for a number matching a description).
     @inline(__always)
     func matches(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
-        digits.count < 32 && lengths & (1 << UInt32(digits.count)) != 0 && pattern?.matchesWhole(digits) == true
+        digits.count < 32 && lengths & (1 << UInt32(digits.count)) != 0 && matchesPattern(digits)
+    }
+
+    /// False when the first two digits rule a whole match out (a whole match consumes both, so a byte other than a
+    /// digit among them rules it out too); true for shorter inputs.
+    @inline(__always)
+    private func mayStart(_ digits: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard digits.count >= 2 else { return true }
+        let first = digits[0] &- 48
+        let second = digits[1] &- 48
+        guard first < 10, second < 10 else { return false }
+        let prefix = Int(first) * 10 + Int(second)
+        return prefix < 64 ? prefixes.0 >> UInt64(prefix) & 1 != 0 : prefixes.1 >> UInt64(prefix - 64) & 1 != 0
+    }
+}
+
+/// A replacement template (`$1 $2`, `0$1`) compiled to bytes: its text, and each group reference as the byte 0xFF
+/// (which UTF-8 never holds) followed by the group's number.
+struct Template: Sendable {
+    let bytes: FrozenBytes
+    /// The text's bytes, and the number of group references: at most `textCount + references × n` bytes result
+    /// from `n` digits.
+    let textCount: Int
+    let references: Int
+
+    init(_ pieces: [NumberFormat.Piece]) {
+        var flat: [UInt8] = []
+        var references = 0
+        for piece in pieces {
+            switch piece {
+            case .text(let text): flat += text
+            case .group(let group):
+                flat += [Self.groupMark, UInt8(group)]
+                references += 1
+            }
+        }
+        bytes = FrozenBytes(flat)
+        textCount = flat.count - 2 * references
+        self.references = references
+    }
+
+    static let groupMark: UInt8 = 0xFF
+
+    /// Appends the template with each group reference replaced by that group of `digits` (`groups` holds two
+    /// offsets per group, -1 when unset); references to groups the pattern lacks are dropped.
+    @inline(__always)
+    func write(
+        _ digits: UnsafeBufferPointer<UInt8>, groups: UnsafeBufferPointer<Int32>, groupCount: Int,
+        into out: inout ByteWriter
+    ) {
+        out.append(atMost: textCount + references * digits.count) {
+            write(digits, groups: groups, groupCount: groupCount, into: $0)
+        }
+    }
+
+    /// The number of bytes `write` appends.
+    func length(groups: UnsafeBufferPointer<Int32>, groupCount: Int) -> Int {
+        let template = bytes.buffer
+        var index = 0
+        var length = 0
+        while index < template.count {
+            guard template[index] == Self.groupMark else {
+                length += 1
+                index += 1
+                continue
+            }
+            let group = Int(template[index + 1])
+            index += 2
+            guard group >= 1, group <= groupCount else { continue }
+            let lower = Int(groups[2 * group - 2])
+            let upper = Int(groups[2 * group - 1])
+            if lower >= 0 && upper >= lower { length += upper - lower }
+        }
+        return length
+    }
+
+    /// `write` into memory of at least `length` bytes; returns the bytes written.
+    @inline(__always)
+    func write(
+        _ digits: UnsafeBufferPointer<UInt8>, groups: UnsafeBufferPointer<Int32>, groupCount: Int,
+        into out: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        let template = bytes.buffer
+        var index = 0
+        var count = 0
+        while index < template.count {
+            let byte = template[index]
+            guard byte == Self.groupMark else {
+                out[count] = byte
+                count += 1
+                index += 1
+                continue
+            }
+            let group = Int(template[index + 1])
+            index += 2
+            guard group >= 1, group <= groupCount else { continue }
+            let lower = Int(groups[2 * group - 2])
+            let upper = Int(groups[2 * group - 1])
+            if lower >= 0 && upper >= lower {
+                for offset in lower..<upper {
+                    out[count] = digits[offset]
+                    count += 1
+                }
+            }
+        }
+        return count
     }
 }
 
@@ -81,19 +217,32 @@ final class NumberFormat: Sendable {
 
     let pattern: DigitPattern
     let leadingDigits: DigitPattern?
-    let national: [Piece]
-    /// The national template with the national prefix formatting rule applied to its first group.
-    let nationalWithPrefix: [Piece]?
-    let international: [Piece]?
+    /// The template of national output: the national prefix formatting rule applied to its first group.
+    let nationalTemplate: Template
+    /// The template of international and RFC 3966 output: `intlFormat`, else the format.
+    let internationalTemplate: Template
+    /// Whether the record has its own `intlFormat`.
+    let hasInternationalFormat: Bool
+    /// Whether that `intlFormat` is `NA` (or empty): the format is not used for international output.
+    let excludedInternationally: Bool
 
     init(_ record: NumberFormatRecord, field: String, cache: inout PatternCache) throws(PhoneMetadataError) {
         pattern = try cache.compile(record.pattern, field: "\(field).p")
         leadingDigits = try record.leadingDigits.map { (text) throws(PhoneMetadataError) in
             try cache.compile(text, field: "\(field).ld")
         }
-        national = Self.pieces(record.format)
-        nationalWithPrefix = record.nationalPrefixRule.map { Self.pieces(Self.applyRule($0, to: record.format)) }
-        international = record.intlFormat.map { $0 == "NA" ? [] : Self.pieces($0) }
+        let national = Self.pieces(record.format)
+        let nationalWithPrefix = record.nationalPrefixRule.map { Self.pieces(Self.applyRule($0, to: record.format)) }
+        let international = record.intlFormat.map { $0 == "NA" ? [] : Self.pieces($0) }
+        nationalTemplate = Template(nationalWithPrefix ?? national)
+        internationalTemplate = Template(international ?? national)
+        hasInternationalFormat = international != nil
+        excludedInternationally = international?.isEmpty == true
+    }
+
+    deinit {
+        nationalTemplate.bytes.deallocate()
+        internationalTemplate.bytes.deallocate()
     }
 
     /// Replaces the first `$n` of `format` by `rule`, whose `$1` stands for that `$n`.
@@ -131,20 +280,100 @@ final class NumberFormat: Sendable {
     }
 }
 
+/// A format as the formatting loop reads it: pointers into memory its `NumberFormat` owns.
+struct FormatPlan: @unchecked Sendable {
+    let pattern: PatternProgram
+    let leadingDigits: PatternProgram?
+    let nationalTemplate: Template
+    let internationalTemplate: Template
+    /// Whether the format is left out of international output (`intlFormat` `NA`).
+    let excludedInternationally: Bool
+}
+
+/// A territory's formats (or those for international output) with, for each first two digits (0–99), the formats
+/// that can apply: `buckets` holds 101 offsets into the indices that follow them.
+struct FormatList: @unchecked Sendable {
+    let plans: FrozenArray<FormatPlan>
+    let buckets: FrozenArray<Int32>
+
+    init(_ formats: [NumberFormat]) {
+        plans = FrozenArray(
+            formats.map { format in
+                FormatPlan(
+                    pattern: format.pattern.compiled, leadingDigits: format.leadingDigits?.compiled,
+                    nationalTemplate: format.nationalTemplate, internationalTemplate: format.internationalTemplate,
+                    excludedInternationally: format.excludedInternationally)
+            })
+        guard !formats.isEmpty else {
+            buckets = .empty
+            return
+        }
+        var offsets: [Int32] = []
+        var indices: [Int32] = []
+        for prefix in 0..<100 {
+            offsets.append(Int32(101 + indices.count))
+            let first = UInt8(48 + prefix / 10)
+            let second = UInt8(48 + prefix % 10)
+            for (index, format) in formats.enumerated()
+            where format.pattern.mayStart(first, second)
+                && format.leadingDigits.map({ $0.mayStart(first, second) }) != false
+            {
+                indices.append(Int32(index))
+            }
+        }
+        offsets.append(Int32(101 + indices.count))
+        buckets = FrozenArray(offsets + indices)
+    }
+
+    func deallocate() {
+        plans.deallocate()
+        buckets.deallocate()
+    }
+}
+
+/// A territory as parsing and formatting read it: numbers, byte texts and pointers into memory its `Territory`
+/// owns, copied into the metadata's table so a request reaches it by index without reference counting.
+struct TerritoryPlan: @unchecked Sendable {
+    /// The territory's position in the metadata.
+    let index: Int32
+    let countryCode: Int
+    let countryCodeDigits: FrozenBytes
+    let id: FrozenBytes
+    let leadingDigits: PatternProgram?
+    let internationalPrefix: PatternProgram?
+    let nationalPrefixForParsing: PatternProgram?
+    let nationalPrefixTransform: Template?
+    let extensionPrefix: FrozenBytes
+    let diallingPrefix: FrozenBytes
+    let general: NumberDesc
+    /// Indexed by `Territory.typeOrder`.
+    let types: FrozenArray<NumberDesc?>
+    let sameMobileAndFixedLinePattern: Bool
+    let formats: FormatList
+    /// Formats for international and RFC 3966 output; `nil` means use `formats`.
+    let internationalFormats: FormatList?
+}
+
 /// One region's (or non-geographic entity's) compiled metadata.
 final class Territory: Sendable {
     let id: String
+    /// `id` as UTF-8.
+    let idBytes: FrozenBytes
     let countryCode: Int
     /// The calling code as ASCII digits.
-    let countryCodeDigits: [UInt8]
+    let countryCodeDigits: FrozenBytes
     let leadingDigits: DigitPattern?
     let internationalPrefix: DigitPattern?
     /// The IDD written before numbers dialled out of this region: the preferred prefix, else the
     /// international prefix when it is a single prefix (upstream's test); `nil` when there is none to write.
     let prefixForDialling: String?
+    /// `prefixForDialling` as UTF-8, empty when there is none.
+    let diallingPrefix: FrozenBytes
     let nationalPrefixForParsing: DigitPattern?
-    let nationalPrefixTransform: [NumberFormat.Piece]?
+    let nationalPrefixTransform: Template?
     let preferredExtnPrefix: String?
+    /// What national and international forms write before an extension: `preferredExtnPrefix`, else ` ext. `.
+    let extensionPrefix: FrozenBytes
     let general: NumberDesc
     /// Indexed by `Territory.typeOrder`.
     let types: [NumberDesc?]
@@ -153,43 +382,45 @@ final class Territory: Sendable {
     let formats: [NumberFormat]
     /// Formats for international and RFC 3966 output; empty means use `formats`.
     let internationalFormats: [NumberFormat]
-    /// `formats` and `internationalFormats` narrowed to those that can apply, by the first two digits (0–99).
-    let formatsByPrefix: [[NumberFormat]]
-    let internationalFormatsByPrefix: [[NumberFormat]]
+    /// What parsing and formatting read; its memory is this territory's.
+    let plan: TerritoryPlan
+    /// The patterns of `general` and `types`, kept alive for their programs.
+    private let patterns: [DigitPattern]
 
     /// Upstream's order for deciding a number's type; fixed line and mobile come last.
     static let typeOrder: [PhoneNumberType] = [
         .premiumRate, .tollFree, .sharedCost, .voip, .personalNumber, .pager, .uan, .voicemail, .fixedLine, .mobile,
     ]
 
-    init(_ record: TerritoryRecord, field: String, cache: inout PatternCache) throws(PhoneMetadataError) {
+    init(
+        _ record: TerritoryRecord, index: Int, field: String, cache: inout PatternCache
+    ) throws(PhoneMetadataError) {
         id = record.id
         countryCode = record.countryCode
-        countryCodeDigits = Array(String(record.countryCode).utf8)
         leadingDigits = try record.leadingDigits.map { (text) throws(PhoneMetadataError) in
             try cache.compile(text, field: "\(field).ld")
         }
         internationalPrefix = try record.internationalPrefix.map { (text) throws(PhoneMetadataError) in
             try cache.compile(text, field: "\(field).ip")
         }
-        prefixForDialling =
+        let prefixForDialling =
             record.preferredInternationalPrefix
             ?? record.internationalPrefix.flatMap { Self.isSinglePrefix($0) ? $0 : nil }
+        self.prefixForDialling = prefixForDialling
         nationalPrefixForParsing = try record.nationalPrefixForParsing.flatMap { (text) throws(PhoneMetadataError) in
             text.isEmpty ? nil : try cache.compile(text, field: "\(field).npp")
         }
-        nationalPrefixTransform = record.nationalPrefixTransformRule.flatMap {
-            $0.isEmpty ? nil : NumberFormat.pieces($0)
-        }
         preferredExtnPrefix = record.preferredExtnPrefix
-        general = try NumberDesc(record.general, field: "\(field).gen", cache: &cache)
+        var patterns: [DigitPattern] = []
+        general = try NumberDesc(record.general, field: "\(field).gen", cache: &cache, owners: &patterns)
         var types: [NumberDesc?] = []
         var examples: [PhoneNumberType: String] = [:]
         for type in Self.typeOrder {
             examples[type] = record.types[type.rawValue]?.example
             types.append(
                 try record.types[type.rawValue].map { (desc) throws(PhoneMetadataError) in
-                    try NumberDesc(desc, field: "\(field).types.\(type.rawValue)", cache: &cache)
+                    try NumberDesc(
+                        desc, field: "\(field).types.\(type.rawValue)", cache: &cache, owners: &patterns)
                 })
         }
         self.types = types
@@ -202,13 +433,39 @@ final class Territory: Sendable {
             formats.append(try NumberFormat(format, field: "\(field).fmt[\(index)]", cache: &cache))
         }
         self.formats = formats
-        if formats.contains(where: { $0.international != nil }) {
-            internationalFormats = formats.filter { $0.international.map { !$0.isEmpty } ?? true }
+        if formats.contains(where: \.hasInternationalFormat) {
+            internationalFormats = formats.filter { !$0.excludedInternationally }
         } else {
             internationalFormats = []
         }
-        formatsByPrefix = Self.buckets(formats)
-        internationalFormatsByPrefix = Self.buckets(internationalFormats)
+        self.patterns = patterns
+        // Memory of our own only after the last step that can throw: a class whose init throws runs no deinit.
+        idBytes = FrozenBytes(record.id.utf8)
+        countryCodeDigits = FrozenBytes(String(record.countryCode).utf8)
+        diallingPrefix = FrozenBytes((prefixForDialling ?? "").utf8)
+        nationalPrefixTransform = record.nationalPrefixTransformRule.flatMap {
+            $0.isEmpty ? nil : Template(NumberFormat.pieces($0))
+        }
+        extensionPrefix = FrozenBytes((record.preferredExtnPrefix ?? " ext. ").utf8)
+        plan = TerritoryPlan(
+            index: Int32(index), countryCode: countryCode, countryCodeDigits: countryCodeDigits, id: idBytes,
+            leadingDigits: leadingDigits?.compiled, internationalPrefix: internationalPrefix?.compiled,
+            nationalPrefixForParsing: nationalPrefixForParsing?.compiled,
+            nationalPrefixTransform: nationalPrefixTransform, extensionPrefix: extensionPrefix,
+            diallingPrefix: diallingPrefix, general: general, types: FrozenArray(types),
+            sameMobileAndFixedLinePattern: sameMobileAndFixedLinePattern, formats: FormatList(formats),
+            internationalFormats: internationalFormats.isEmpty ? nil : FormatList(internationalFormats))
+    }
+
+    deinit {
+        idBytes.deallocate()
+        countryCodeDigits.deallocate()
+        diallingPrefix.deallocate()
+        extensionPrefix.deallocate()
+        nationalPrefixTransform?.bytes.deallocate()
+        plan.types.deallocate()
+        plan.formats.deallocate()
+        plan.internationalFormats?.deallocate()
     }
 
     /// Upstream's `SINGLE_INTERNATIONAL_PREFIX`, `[\d]+(?:[~⁓∼～][\d]+)?`, over the whole text.
@@ -226,20 +483,76 @@ final class Territory: Sendable {
         return digits() && scalars.isEmpty
     }
 
-    private static func buckets(_ formats: [NumberFormat]) -> [[NumberFormat]] {
-        guard !formats.isEmpty else { return [] }
-        return (0..<100).map { prefix in
-            let first = UInt8(48 + prefix / 10)
-            let second = UInt8(48 + prefix % 10)
-            return formats.filter {
-                $0.pattern.mayStart(first, second) && $0.leadingDigits.map { $0.mayStart(first, second) } != false
-            }
-        }
-    }
-
     func desc(_ type: PhoneNumberType) -> NumberDesc? {
         guard let index = Self.typeOrder.firstIndex(of: type) else { return nil }
         return types[index]
+    }
+}
+
+/// The metadata's lookups by small integers: territories by index, two-letter regions and calling codes to
+/// territory indices. Plain values, so parsing and formatting copy and read them without reference counting.
+struct PlanTables: @unchecked Sendable {
+    let plans: FrozenArray<TerritoryPlan>
+    /// Territory index per `PhoneMetadata.letterIndex`, -1 for none.
+    let byLetters: FrozenArray<Int32>
+    /// For calling code `c`, the territory indices `codeTerritories[codeStarts[c]..<codeStarts[c + 1]]`.
+    let codeStarts: FrozenArray<Int32>
+    let codeTerritories: FrozenArray<Int32>
+    /// Capture slots enough for any format's pattern (two per group).
+    let slotCapacity: Int
+
+    @inline(__always)
+    func plan(_ index: Int32) -> UnsafePointer<TerritoryPlan> {
+        plans.buffer.baseAddress! + Int(index)
+    }
+
+    /// The territories of a calling code, main one first.
+    @inline(__always)
+    func territories(forCode code: Int) -> UnsafeBufferPointer<Int32> {
+        guard code > 0 && code < 1000 else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let start = Int(codeStarts[code])
+        return UnsafeBufferPointer(rebasing: codeTerritories.buffer[start..<Int(codeStarts[code + 1])])
+    }
+
+    /// The calling code's main territory, whose plan formats its numbers.
+    @inline(__always)
+    func mainPlan(forCode code: Int) -> UnsafePointer<TerritoryPlan>? {
+        let candidates = territories(forCode: code)
+        return candidates.isEmpty ? nil : plan(candidates[0])
+    }
+
+    @inline(__always)
+    func hasTerritory(forCode code: Int) -> Bool {
+        !territories(forCode: code).isEmpty
+    }
+}
+
+/// Owns the memory of a `PlanTables`.
+final class PlanTablesOwner: Sendable {
+    let tables: PlanTables
+
+    init(territories: [Territory], byLetters: [Territory?], codeTable: [[Territory]]) {
+        var starts: [Int32] = []
+        var indices: [Int32] = []
+        var groups = 0
+        for territory in territories {
+            for format in territory.formats { groups = max(groups, format.pattern.groupCount) }
+        }
+        for code in 0..<1000 {
+            starts.append(Int32(indices.count))
+            indices += codeTable[code].map(\.plan.index)
+        }
+        starts.append(Int32(indices.count))
+        tables = PlanTables(
+            plans: FrozenArray(territories.map(\.plan)), byLetters: FrozenArray(byLetters.map { $0?.plan.index ?? -1 }),
+            codeStarts: FrozenArray(starts), codeTerritories: FrozenArray(indices), slotCapacity: max(2 * groups, 1))
+    }
+
+    deinit {
+        tables.plans.deallocate()
+        tables.byLetters.deallocate()
+        tables.codeStarts.deallocate()
+        tables.codeTerritories.deallocate()
     }
 }
 
@@ -273,6 +586,9 @@ public struct PhoneMetadata: Sendable {
     let regionsByCode: [Int: [String]]
     /// Territories per calling code (index 0–999) in the same order; empty for unassigned codes.
     let codeTable: [[Territory]]
+    /// The territories' plans and lookups by small integers, read by parsing and formatting.
+    let tables: PlanTables
+    private let tablesOwner: PlanTablesOwner
 
     /// Loads the JSON produced by `phone-metadata-gen`, read with the daemon's own JSON reader (no Foundation).
     public init(json: [UInt8]) throws(PhoneMetadataError) {
@@ -298,7 +614,8 @@ public struct PhoneMetadata: Sendable {
         var others: [Int: [String]] = [:]
         var cache = PatternCache()
         for (index, record) in document.territories.enumerated() {
-            let territory = try Territory(record, field: "territories[\(index)](\(record.id))", cache: &cache)
+            let territory = try Territory(
+                record, index: index, field: "territories[\(index)](\(record.id))", cache: &cache)
             territories.append(territory)
             if record.id == "001" {
                 nonGeographic[record.countryCode] = territory
@@ -335,6 +652,8 @@ public struct PhoneMetadata: Sendable {
         self.byLetters = byLetters
         self.nonGeographic = nonGeographic
         self.regionsByCode = regionsByCode
+        tablesOwner = PlanTablesOwner(territories: territories, byLetters: byLetters, codeTable: codeTable)
+        tables = tablesOwner.tables
     }
 
     private static func describe(_ error: DecodingError) -> PhoneMetadataError {
@@ -393,6 +712,15 @@ public struct PhoneMetadata: Sendable {
     @inline(__always)
     func territories(forCode code: Int) -> [Territory] {
         code > 0 && code < 1000 ? codeTable[code] : []
+    }
+
+    /// The plan of a region code's territory, as `territory(forRegion:)` finds it.
+    func plan(forRegion region: String) -> UnsafePointer<TerritoryPlan>? {
+        if let index = Self.letterIndex(region) {
+            let territory = tables.byLetters[index]
+            return territory < 0 ? nil : tables.plan(territory)
+        }
+        return byRegion[region].map { tables.plan($0.plan.index) }
     }
 
     func territory(countryCode: Int, region: String) -> Territory? {

@@ -6,13 +6,20 @@
 /// reference semantics are those of the oracle, Python `re` with IGNORECASE | UNICODE: `\d` is any decimal digit,
 /// `[A-Za-z]` also takes `İ ı ſ K` (U+0130, U+0131, U+017F, U+212A), `i` also matches `İ ı`, `s` matches `ſ`, and
 /// the Cyrillic `д о` match their old forms U+1C81, U+1C82.
+/// A run of a text's scalars indexed by offset in the whole text: an array slice, or a slice of the buffer on the
+/// stack that a parse decodes the text into.
+protocol ScalarText: RandomAccessCollection where Element == Unicode.Scalar, Index == Int, SubSequence == Self {}
+
+extension ArraySlice: ScalarText where Element == Unicode.Scalar {}
+extension Slice: ScalarText where Base == UnsafeBufferPointer<Unicode.Scalar> {}
+
 struct TextPatterns: Sendable {
     /// Whether the text looks like a phone number (upstream's viability test).
     ///
     /// The text is viable when it is two digits, or when after any number of plus signs it is `X Y E`: `X` is
     /// punctuation, `*` and digits ending in its third or later digit, `Y` is punctuation, `*`, letters and digits,
     /// and `E` is empty or an extension as `splitExtension` reads it.
-    func isViable(_ text: ArraySlice<Unicode.Scalar>) -> Bool {
+    func isViable<Text: ScalarText>(_ text: Text) -> Bool {
         if text.count < 2 { return false }
         if text.count == 2 && text.allSatisfy(TextRules.isDecimalDigit) { return true }
         var index = text.startIndex
@@ -40,14 +47,15 @@ struct TextPatterns: Sendable {
     ///
     /// Like upstream, takes the leftmost place where an extension runs to the end of the text, and keeps it only
     /// when the text before it is viable.
-    func splitExtension(_ text: ArraySlice<Unicode.Scalar>) -> (String, ArraySlice<Unicode.Scalar>)? {
+    func splitExtension<Text: ScalarText>(_ text: Text) -> (digits: Text, before: Text)? {
+        // Every alternative needs a label letter, `#`, `,`, `;` or `~` (or a full-width form): most numbers hold
+        // none of them.
+        if text.allSatisfy(ExtensionGrammar.isPlainNumberCharacter) { return nil }
         var starts = ExtensionStarts()
         guard let digits = ExtensionGrammar.scan(text, into: &starts), let start = starts.first else { return nil }
         let before = text[..<start]
         guard isViable(before) else { return nil }
-        var written = String.UnicodeScalarView()
-        written.append(contentsOf: text[digits])
-        return (String(written), before)
+        return (text[digits], before)
     }
 
     /// Upstream's punctuation with `*`, case-insensitively (so `X` too).
@@ -102,7 +110,7 @@ enum ExtensionGrammar {
     /// Adds every start of an extension running to the end of `text` to `starts`, and returns the range of the
     /// extension digits (`nil` when the text cannot end in an extension).
     @discardableResult
-    static func scan(_ text: ArraySlice<Unicode.Scalar>, into starts: inout ExtensionStarts) -> Range<Int>? {
+    static func scan<Text: ScalarText>(_ text: Text, into starts: inout ExtensionStarts) -> Range<Int>? {
         guard let last = text.last else { return nil }
         let hash = last == "#"
         let digitsEnd = hash ? text.endIndex - 1 : text.endIndex
@@ -145,8 +153,8 @@ enum ExtensionGrammar {
     }
 
     /// Alternatives 2, 3, 5 and 6 with their label ending at `end`, where only `[:.．]?` and `[ NBSP\t,-]*` follow.
-    private static func labels(
-        endingAt end: Int, _ text: ArraySlice<Unicode.Scalar>, _ length: Int, into starts: inout ExtensionStarts
+    private static func labels<Text: ScalarText>(
+        endingAt end: Int, _ text: Text, _ length: Int, into starts: inout ExtensionStarts
     ) {
         guard end > text.startIndex else { return }
         let previous = text[end - 1]
@@ -173,9 +181,8 @@ enum ExtensionGrammar {
     }
 
     @inline(__always)
-    private static func addLabel(
-        _ label: [Unicode.Scalar], endingAt end: Int, _ text: ArraySlice<Unicode.Scalar>,
-        into starts: inout ExtensionStarts
+    private static func addLabel<Text: ScalarText>(
+        _ label: [Unicode.Scalar], endingAt end: Int, _ text: Text, into starts: inout ExtensionStarts
     ) {
         guard end - text.startIndex >= label.count else { return }
         let labelStart = end - label.count
@@ -195,12 +202,22 @@ enum ExtensionGrammar {
 
     /// The start of the run of characters satisfying `predicate` that ends at `end`.
     @inline(__always)
-    private static func runStart(
-        _ text: ArraySlice<Unicode.Scalar>, before end: Int, _ predicate: (Unicode.Scalar) -> Bool
+    private static func runStart<Text: ScalarText>(
+        _ text: Text, before end: Int, _ predicate: (Unicode.Scalar) -> Bool
     ) -> Int {
         var index = end
         while index > text.startIndex, predicate(text[index - 1]) { index -= 1 }
         return index
+    }
+
+    /// An ASCII digit, space or one of `+ ( ) - . /`: a character that no part of an extension but its digits and
+    /// separators can be.
+    @inline(__always)
+    static func isPlainNumberCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x30...0x39, 0x20, 0x28, 0x29, 0x2B, 0x2D, 0x2E, 0x2F: true
+        default: false
+        }
     }
 
     /// `[ NBSP\t,]`: between the number and a label.
@@ -246,7 +263,7 @@ enum ExtensionGrammar {
 
     /// Whether `text` equals `label` (lower case) case-insensitively, with the oracle's case equivalences for the
     /// characters that occur in labels.
-    private static func equalsFolded(_ text: ArraySlice<Unicode.Scalar>, _ label: [Unicode.Scalar]) -> Bool {
+    private static func equalsFolded<Text: ScalarText>(_ text: Text, _ label: [Unicode.Scalar]) -> Bool {
         var index = text.startIndex
         for expected in label {
             if folded(text[index]) != expected.value { return false }

@@ -1,22 +1,57 @@
 /// Character classes used when reading a phone number out of free text.
 enum TextRules {
-    /// The text's scalars: an ASCII text (nearly every number) widened byte by byte into storage sized once; the
-    /// generic `Array(text.unicodeScalars)` walks the text twice, to count and to copy, decoding as it goes.
-    static func scalars(of text: String) -> [Unicode.Scalar] {
+    /// Calls `body` with the text's scalars in a buffer on the stack of `factor` times their count (the rest left
+    /// for the caller to write), or returns nil without calling it when the text has more than `limit` scalars.
+    /// An ASCII text (nearly every number) is widened byte by byte; others are decoded from their UTF-8.
+    static func withScalars<Result>(
+        of text: String, limit: Int, factor: Int,
+        _ body: (UnsafeMutableBufferPointer<Unicode.Scalar>, Int) -> Result
+    ) -> Result? {
         var text = text
-        let ascii: [Unicode.Scalar]? = text.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return [] }
+        return text.withUTF8 { utf8 -> Result? in
             let count = utf8.count
             var high: UInt8 = 0
-            for index in 0..<count { high |= base[index] }
-            guard high < 0x80 else { return nil }
-            return [Unicode.Scalar](unsafeUninitializedCapacity: count) { scalars, initialized in
-                let out = scalars.baseAddress!
-                for index in 0..<count { (out + index).initialize(to: Unicode.Scalar(base[index])) }
-                initialized = count
+            var scalarCount = 0
+            for byte in utf8 {
+                high |= byte
+                if byte & 0xC0 != 0x80 { scalarCount += 1 }
+            }
+            guard scalarCount <= limit else { return nil }
+            return withUnsafeTemporaryAllocation(of: Unicode.Scalar.self, capacity: max(1, scalarCount * factor)) {
+                buffer in
+                let out = buffer.baseAddress!
+                if high < 0x80 {
+                    for index in 0..<count { (out + index).initialize(to: Unicode.Scalar(utf8[index])) }
+                } else {
+                    decode(utf8, into: out)
+                }
+                return body(buffer, scalarCount)
             }
         }
-        return ascii ?? Array(text.unicodeScalars)
+    }
+
+    /// Decodes well-formed UTF-8 (a `String`'s own bytes) into scalars.
+    private static func decode(_ utf8: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<Unicode.Scalar>) {
+        var index = 0
+        var written = 0
+        let count = utf8.count
+        while index < count {
+            let lead = UInt32(utf8[index])
+            var value: UInt32
+            var length: Int
+            switch lead {
+            case 0..<0x80: (value, length) = (lead, 1)
+            case 0xC0..<0xE0: (value, length) = (lead & 0x1F, 2)
+            case 0xE0..<0xF0: (value, length) = (lead & 0x0F, 3)
+            default: (value, length) = (lead & 0x07, 4)
+            }
+            for offset in 1..<max(length, 1) where index + offset < count {
+                value = value << 6 | UInt32(utf8[index + offset] & 0x3F)
+            }
+            (out + written).initialize(to: Unicode.Scalar(value) ?? "\u{FFFD}")
+            written += 1
+            index += length
+        }
     }
 
     @inline(__always)

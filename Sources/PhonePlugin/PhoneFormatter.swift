@@ -57,14 +57,13 @@ public struct PhoneFormatter: FormatterPlugin {
                 "viewerRegion",
                 message: "The field \"viewerRegion\" is required: the viewer's ISO 3166-1 alpha-2 region (e.g. NL).")
         }
-        let description: PhoneDescription
         do {
-            description = try engine.describe(
-                number: number, defaultRegion: defaultRegion?.code, viewerRegion: viewerRegion.code)
+            try engine.describe(number: number, defaultRegion: defaultRegion?.code, viewerRegion: viewerRegion.code) {
+                Self.write($0, to: &response)
+            }
         } catch {
             throw PhoneNumberError.invalidNumber(error)
         }
-        Self.write(description, to: &response)
     }
 
     /// Answers `{"op":"phoneMatch","a":…,"b":…,"defaultRegion":…}` with `match` (`exact`, `nsn`, `shortNsn`,
@@ -114,22 +113,31 @@ public struct PhoneFormatter: FormatterPlugin {
             throw PhoneNumberError.noExample(
                 region: region.code, type: type, hasPlan: engine.metadata.countryCode(forRegion: region.code) != nil)
         }
-        Self.write(engine.describe(number, viewerRegion: viewerRegion.code), to: &response)
+        engine.describe(number, viewerRegion: viewerRegion.code) { Self.write($0, to: &response) }
     }
 
-    static func write(_ description: PhoneDescription, to response: inout ResponseWriter) {
+    /// The members of a description, in their wire order, straight from the engine's bytes.
+    static func write(_ description: PhoneDescriptionBytes, to response: inout ResponseWriter) {
         response.member("valid", description.valid)
-        response.member("e164", description.e164)
-        response.member("region", description.region)
-        response.member("type", description.type.rawValue)
-        response.member("national", description.national)
-        response.member("international", description.international)
-        response.member("rfc3966", description.rfc3966)
-        response.member("display", description.display)
-        response.member("extension", description.phoneExtension)
+        response.member("e164", utf8: description.e164)
+        if let region = description.region {
+            response.member("region", utf8: region)
+        } else {
+            response.null("region")
+        }
+        response.member("type", utf8: description.typeName)
+        response.member("national", utf8: description.national)
+        response.member("international", utf8: description.international)
+        response.member("rfc3966", utf8: description.rfc3966)
+        response.member("display", utf8: description.display)
+        if let phoneExtension = description.phoneExtension {
+            response.member("extension", utf8: phoneExtension)
+        } else {
+            response.null("extension")
+        }
         response.member("possible", description.possible)
-        response.member("possibleReason", description.possibleReason.rawValue)
-        response.member("dialFrom", description.dialFrom)
+        response.member("possibleReason", utf8: description.possibleReasonName)
+        response.member("dialFrom", utf8: description.dialFrom)
     }
 
     private static func dataError(_ error: PhoneMetadataError) -> DataError {

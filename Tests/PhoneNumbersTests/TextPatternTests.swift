@@ -99,7 +99,7 @@ struct TextPatternTests {
             if expected.viable {
                 viable += 1
                 if let (digits, before) = patterns.splitExtension(scalars) {
-                    answer.extension = digits
+                    answer.extension = String(String.UnicodeScalarView(digits))
                     answer.before = String(String.UnicodeScalarView(before))
                 }
                 if expected.extension != nil { extensions += 1 }
@@ -123,7 +123,9 @@ struct TextPatternTests {
     func caseInsensitiveEquivalents() {
         let patterns = TextPatterns()
         func viable(_ text: String) -> Bool { patterns.isViable(Array(text.unicodeScalars)[...]) }
-        func split(_ text: String) -> String? { patterns.splitExtension(Array(text.unicodeScalars)[...])?.0 }
+        func split(_ text: String) -> String? {
+            patterns.splitExtension(Array(text.unicodeScalars)[...]).map { String(String.UnicodeScalarView($0.digits)) }
+        }
         for letter in ["\u{130}", "\u{131}", "\u{17F}", "\u{212A}", "X"] {
             #expect(viable("123\(letter)4"), "123\(letter)4")
         }

@@ -2,8 +2,16 @@ import Testing
 
 @testable import PhoneNumbers
 
-/// The parser reads a number's text as scalars decoded in one pass; they are exactly the text's own scalars.
+/// The parser reads a number's text as scalars decoded in one pass into a buffer on the stack; they are exactly
+/// the text's own scalars, and a text of more scalars than the limit is refused without decoding.
 @Suite struct TextRulesTests {
+    static func scalars(of text: String, limit: Int = .max) -> [Unicode.Scalar]? {
+        TextRules.withScalars(of: text, limit: limit, factor: 2) { buffer, count in
+            #expect(buffer.count >= 2 * count)
+            return Array(buffer[..<count])
+        }
+    }
+
     @Test func aTextsScalarsAreDecodedAsSwiftDecodesThem() {
         let edges = [
             "", "a", "\u{7F}", "\u{80}", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFD}", "\u{FFFF}",
@@ -12,9 +20,17 @@ import Testing
         ]
         let texts = edges + TextCases.generated(count: 2_000)
         for text in texts {
-            #expect(TextRules.scalars(of: text) == Array(text.unicodeScalars), "\(text.debugDescription)")
+            #expect(Self.scalars(of: text) == Array(text.unicodeScalars), "\(text.debugDescription)")
         }
         let tail = String("xx\u{E9}+1 650 253 0000".dropFirst(2))
-        #expect(TextRules.scalars(of: tail) == Array(tail.unicodeScalars))
+        #expect(Self.scalars(of: tail) == Array(tail.unicodeScalars))
+    }
+
+    @Test func aTextLongerThanTheLimitIsRefusedCountingScalarsNotBytes() {
+        let accented = String(repeating: "\u{E9}", count: 250)
+        #expect(Self.scalars(of: accented, limit: 250)?.count == 250)
+        #expect(Self.scalars(of: accented + "1", limit: 250) == nil)
+        #expect(Self.scalars(of: String(repeating: "1", count: 251), limit: 250) == nil)
+        #expect(Self.scalars(of: "", limit: 250) == [])
     }
 }

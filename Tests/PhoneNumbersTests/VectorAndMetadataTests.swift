@@ -171,6 +171,45 @@ struct DigitPatternTests {
         #expect(throws: PatternSyntaxError.self) { try DigitPattern("\\d{2,99999999999999999999999}") }
     }
 
+    @Test("format patterns, capturing groups in a row, match by their groups exactly as by the program")
+    func groupSequencesMatchLikeTheProgram() throws {
+        var texts = Set<String>()
+        for territory in Fixtures.document.territories {
+            for format in territory.formats ?? [] { texts.insert(format.pattern) }
+        }
+        let shipped = texts.count
+        texts.formUnion(["(\\d{0,2})(\\d{2,3})", "([2-9]{1,3})(\\d)(1?)", "([^0])", "(\\d{3,})(\\d)", "(\\d)(?:5)"])
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        var inputs: [[UInt8]] = [Array("12a45678".utf8), []]
+        for _ in 0..<48 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let length = Int(seed >> 59) % 19
+            inputs.append((0..<length).map { index in UInt8(48 + Int((seed >> UInt64(index * 3 % 56)) % 10)) })
+        }
+        var grouped = 0
+        var mismatches: [String] = []
+        for text in texts.sorted() {
+            let pattern = try DigitPattern(text)
+            if pattern.compiled.groups != nil { grouped += 1 }
+            for input in inputs {
+                for whole in [false, true] {
+                    for start in [0, 1, 3] where start <= input.count {
+                        input.withUnsafeBufferPointer { buffer in
+                            let byGroups = pattern.match(buffer, from: start, whole: whole)
+                            let byProgram = pattern.match(buffer, from: start, whole: whole, memoized: true)
+                            if byGroups?.range != byProgram?.range || byGroups?.groups != byProgram?.groups {
+                                mismatches.append("\(text) on \(String(decoding: input, as: UTF8.self)) from \(start)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+        // Every shipped format pattern and the two hand-written sequences take the group path; the rest do not.
+        #expect(grouped == shipped + 3)
+    }
+
     @Test("stacked quantifiers are refused, as upstream's engines refuse or read them differently")
     func stackedQuantifiersAreRefused() {
         // Found by the phone-metadata fuzz target: 39 stacked `+` once compiled to 2^39 copies of their atom.
