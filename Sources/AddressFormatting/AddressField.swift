@@ -40,7 +40,8 @@ public enum AddressField: String, Sendable, CaseIterable, Hashable {
         hasher.combine(ordinal)
     }
 
-    private var ordinal: Int {
+    /// The field's position in `allCases`, 0 to 9: an index into per-field tables.
+    var ordinal: Int {
         switch self {
         case .name: 0
         case .organization: 1

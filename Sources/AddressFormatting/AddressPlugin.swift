@@ -77,57 +77,10 @@ public struct AddressPlugin: FormatterPlugin {
         let format = catalog.ordered[index]
         let viewer = try viewerRegion(request, locale: locale)
         let countryName = territories.name(input.country, locale: locale)
-        let rendered = renderer.render(
-            &input, format: format, texts: renderer.formatTexts(format, at: index, locale.language),
-            language: locale.language, countryName: countryName, showCountry: viewer?.code != input.country)
-        response.member("lang", locale.language)
-        response.member("country", input.country)
-        response.member("format", format.key)
-        response.member("lines", rendered.lines)
-        let textLanguage = input.textLanguage
-        response.array("linesLang") { array in
-            let entered = rendered.endsWithCountry ? rendered.lines.count - 1 : rendered.lines.count
-            for _ in 0..<entered { array.element(textLanguage) }
-            if rendered.endsWithCountry { array.element(locale.language) }
-        }
-        response.member("oneLine", rendered.oneLine)
-        response.array("fields") { array in
-            for field in rendered.fields {
-                guard let value = input.values[field] else { continue }
-                array.objectElement { object in
-                    object.member("field", field.rawValue)
-                    object.member("label", rendered.labels.fieldLabels[field]!)
-                    object.member("value", value)
-                    object.member("valueLang", textLanguage)
-                }
-            }
-            array.objectElement { object in
-                object.member("field", "country")
-                object.member("label", renderer.countryLabel(locale.language))
-                object.member("value", countryName)
-                object.member("valueLang", locale.language)
-            }
-        }
-        Self.appendObjects("warnings", rendered.warnings, keys: ("code", "field", "message"), to: &response) {
-            ($0.code, $0.field, $0.message)
-        }
-    }
-
-    /// An array member of objects with three string members each (`fields`, `warnings`).
-    private static func appendObjects<Item>(
-        _ name: StaticString, _ items: [Item], keys: (StaticString, StaticString, StaticString),
-        to response: inout ResponseWriter, _ values: (Item) -> (String, String, String)
-    ) {
-        response.array(name) { array in
-            for item in items {
-                let (first, second, third) = values(item)
-                array.objectElement { object in
-                    object.member(keys.0, first)
-                    object.member(keys.1, second)
-                    object.member(keys.2, third)
-                }
-            }
-        }
+        let prepared = renderer.prepare(&input, format: format)
+        renderer.writeAddress(
+            input, prepared, format: format, formatIndex: index, language: renderer.languageIndex(locale.language),
+            countryName: countryName, showCountry: viewer?.code != input.country, into: &response)
     }
 
     /// `addressFormat`: a country's format with localised labels, its layout, one-line template, postal-code
@@ -142,14 +95,12 @@ public struct AddressPlugin: FormatterPlugin {
         let (layout, isLatin, arabic) = format.layout(describing: language)
         let viewer = try viewerRegion(request, locale: locale)
         let countryName = territories.name(country, locale: locale)
-        let texts = renderer.formatTexts(format, at: index, locale.language)
-        let fieldLabels = texts.fieldLabels
+        let languageIndex = renderer.languageIndex(locale.language)
+        let fieldLabels = renderer.fieldLabels(format: index, language: languageIndex)
         var exampleValues = FieldMap<String>()
         for (field, value) in format.example { exampleValues[field] = value }
         var exampleInput = AddressInput(values: exampleValues, country: country, language: language)
-        let example = renderer.render(
-            &exampleInput, format: format, texts: texts, language: locale.language, countryName: countryName,
-            showCountry: viewer?.code != country)
+        let example = renderer.prepare(&exampleInput, format: format)
         response.member("lang", locale.language)
         response.member("country", country)
         response.member("countryName", countryName)
@@ -164,7 +115,7 @@ public struct AddressPlugin: FormatterPlugin {
             }
             fields.objectElement { object in
                 object.member("field", "country")
-                object.member("label", renderer.countryLabel(locale.language))
+                object.member("label", renderer.countryLabel(languageIndex))
                 object.member("required", true)
             }
         }
@@ -187,8 +138,9 @@ public struct AddressPlugin: FormatterPlugin {
                 if let language { address.member("language", language.description) }
                 address.member("country", country)
             }
-            object.member("lines", example.lines)
-            object.member("oneLine", example.oneLine)
+            renderer.writeExample(
+                exampleInput, example, language: languageIndex, countryName: countryName,
+                showCountry: viewer?.code != country, into: &object)
         }
     }
 

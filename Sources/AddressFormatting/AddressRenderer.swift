@@ -13,167 +13,185 @@ struct AddressInput: Sendable {
     }
 }
 
-/// A note about an address that is not an error: the address is still formatted.
-struct AddressWarning: Sendable, Equatable {
-    /// `postal_code_format`, `missing_required` or `region_unknown`.
-    let code: String
-    let field: String
-    let message: String
+/// What `AddressRenderer.prepare` decided about an address: its layout, its script and its warnings.
+struct PreparedAddress {
+    let layout: Layout
+    /// Whether the text is Arabic script: the layout's commas are written `،`.
+    let arabic: Bool
+    /// The fields with a warning, by `AddressField.ordinal`: `missing_required` when the field has no value,
+    /// else `postal_code_format` (postal code) or `region_unknown` (region). A field has at most one.
+    let warnings: UInt16
+    /// The field left out of the lines and the one-line form because it equals another (`dropWhenEqual`), or
+    /// nil; `fields` still lists it.
+    let hidden: AddressField?
 }
 
-/// The result of formatting: what `address` answers after `lang`, `country` and `format`.
-struct RenderedAddress: Sendable {
-    let lines: [String]
-    /// Whether the last line is the country's name (in the viewer's language; the others are as entered).
-    let endsWithCountry: Bool
-    let oneLine: String
-    /// The fields in display order (the layout's); the present ones are listed with their shown values, which
-    /// `render` leaves in its input, and their labels, then the country.
-    let fields: [AddressField]
-    /// The format's texts in the viewer's language.
-    let labels: AddressRenderer.FormatTexts
-    let warnings: [AddressWarning]
-}
-
-/// Formats an address with its country's format in the viewer's language. The labels and warnings every
-/// format can show are worded once at load for each language with a label table, so a request reads no
-/// label tables.
+/// Formats an address with its country's format in the viewer's language, writing the response's members as
+/// bytes. The labels and warnings every format can show are encoded as JSON once at load for each language with
+/// a label table, so a request reads no label tables and builds no Strings for them.
 struct AddressRenderer: Sendable {
     let labels: LabelTable
-    private let texts: [LanguageTexts]
+    /// The languages with a label table, in `LabelTable.languages` order: the index of one picks its texts.
+    private let languages: [String]
+    /// Per language.
+    private let languageTexts: [EncodedLanguage]
+    /// Per language, then per format (`language * formatCount + format`, formats as `FormatCatalog.ordered`).
+    private let formatTexts: [EncodedFormat]
+    /// The label of each format's fields, per language and format as `formatTexts` (`addressFormat` lists them).
+    private let fieldLabels: [FormatLabels]
+    /// The bytes `EncodedLanguage` and `EncodedFormat` point into.
+    private let encoded: [UInt8]
+    private let formatCount: Int
+    /// The index of English, the language of texts for a language without a table (as `LabelTable.text`).
+    private let fallbackLanguage: Int
 
-    /// One language's texts: the country field's label, the `region_unknown` warning and each format's texts.
-    private struct LanguageTexts: Sendable {
-        let language: String
-        let countryLabel: String
-        let regionUnknown: String
-        /// Parallel to `FormatCatalog.ordered`.
-        let formats: [FormatTexts]
+    /// A run of `encoded`.
+    struct Span: Sendable {
+        var start: UInt32 = 0
+        var count: UInt32 = 0
     }
 
-    /// One format's texts in one language; a class so that handing it to a request is one retain.
-    final class FormatTexts: Sendable {
-        /// The label of each of the format's fields.
-        let fieldLabels: FieldMap<String>
-        /// The `missing_required` warning for each of the format's fields.
-        let missingRequired: FieldMap<String>
-        /// The `postal_code_format` warning, with the example code.
-        let postalCodeFormat: String
+    /// One language's encoded texts.
+    private struct EncodedLanguage: Sendable {
+        /// `,"lang":"nl"`.
+        var langMember = Span()
+        /// `"nl"`, for `linesLang` and the country's `valueLang`.
+        var quoted = Span()
+        /// `{"field":"country","label":"Land"`.
+        var countryField = Span()
+        /// Whether the language is written in Arabic script: its country name joins Arabic text with `،`.
+        var writesArabic = false
+    }
 
-        init(_ format: AddressFormat, language: String, labels: LabelTable) {
-            var fieldLabels = FieldMap<String>()
-            var missingRequired = FieldMap<String>()
-            for field in format.fields {
-                let label = labels.text(format.labelKeys[field]!, language: language)
-                fieldLabels[field] = label
-                missingRequired[field] = labels.text(
-                    "address.warning.missing_required", language: language, ["field": label])
-            }
+    /// One format's encoded texts in one language.
+    private struct EncodedFormat: Sendable {
+        /// `,"format":"NL"`.
+        var formatMember = Span()
+        /// `{"field":"street","label":"Straat"` for each of the format's fields.
+        var field = FieldMap<Span>()
+        /// The whole `missing_required` warning object for each of the format's fields.
+        var missingRequired = FieldMap<Span>()
+        /// The whole `postal_code_format` warning object, with the example code.
+        var postalCodeFormat = Span()
+        /// The whole `region_unknown` warning object.
+        var regionUnknown = Span()
+    }
+
+    /// One format's field labels in one language; a class so that handing it to a request is one retain.
+    final class FormatLabels: Sendable {
+        let fieldLabels: FieldMap<String>
+
+        init(_ fieldLabels: FieldMap<String>) {
             self.fieldLabels = fieldLabels
-            self.missingRequired = missingRequired
-            postalCodeFormat = labels.text(
-                "address.warning.postal_code_format", language: language,
-                ["example": format.examplePostalCode ?? ""])
         }
     }
 
     /// The texts of `formats` (`FormatCatalog.ordered`) in every language with a label table.
     init(labels: LabelTable, formats: [AddressFormat]) {
         self.labels = labels
-        texts = labels.languages.map { language in
-            LanguageTexts(
-                language: language,
-                countryLabel: labels.text("address.field.country", language: language),
-                regionUnknown: labels.text("address.warning.region_unknown", language: language),
-                formats: formats.map { FormatTexts($0, language: language, labels: labels) })
+        languages = labels.languages
+        formatCount = formats.count
+        fallbackLanguage = labels.languages.firstIndex(of: "en") ?? 0
+        var encoded: [UInt8] = []
+        func add(_ json: String) -> Span {
+            let start = UInt32(encoded.count)
+            encoded.append(contentsOf: json.utf8)
+            return Span(start: start, count: UInt32(encoded.count) - start)
         }
+        func quoted(_ text: String) -> String {
+            JSONWriter.string(.string(text))
+        }
+        func warning(_ code: String, _ field: AddressField, _ message: String) -> String {
+            "{\"code\":\(quoted(code)),\"field\":\(quoted(field.rawValue)),\"message\":\(quoted(message))}"
+        }
+        var languageTexts: [EncodedLanguage] = []
+        var formatTexts: [EncodedFormat] = []
+        var fieldLabels: [FormatLabels] = []
+        for language in labels.languages {
+            var texts = EncodedLanguage()
+            texts.langMember = add(",\"lang\":" + quoted(language))
+            texts.quoted = add(quoted(language))
+            texts.countryField = add(
+                "{\"field\":\"country\",\"label\":" + quoted(labels.text("address.field.country", language: language)))
+            texts.writesArabic = ArabicScript.writes(language: language)
+            languageTexts.append(texts)
+            let regionUnknown = labels.text("address.warning.region_unknown", language: language)
+            for format in formats {
+                var entry = EncodedFormat()
+                var labelTexts = FieldMap<String>()
+                entry.formatMember = add(",\"format\":" + quoted(format.key))
+                for field in format.fields {
+                    let label = labels.text(format.labelKeys[field]!, language: language)
+                    labelTexts[field] = label
+                    entry.field[field] = add("{\"field\":\(quoted(field.rawValue)),\"label\":\(quoted(label))")
+                    let missing = labels.text("address.warning.missing_required", language: language, ["field": label])
+                    entry.missingRequired[field] = add(warning("missing_required", field, missing))
+                }
+                let postalCodeFormat = labels.text(
+                    "address.warning.postal_code_format", language: language,
+                    ["example": format.examplePostalCode ?? ""])
+                entry.postalCodeFormat = add(warning("postal_code_format", .postalCode, postalCodeFormat))
+                entry.regionUnknown = add(warning("region_unknown", .region, regionUnknown))
+                formatTexts.append(entry)
+                fieldLabels.append(FormatLabels(labelTexts))
+            }
+        }
+        self.languageTexts = languageTexts
+        self.formatTexts = formatTexts
+        self.fieldLabels = fieldLabels
+        self.encoded = encoded
     }
 
-    /// Renders `input` with `format` in `language`; `countryName` ends the lines when `showCountry` is set
-    /// (the viewer is elsewhere, or nobody knows where). `input`'s values become the shown ones (postal code
-    /// normalised, region code), so no copy of them is made.
-    func render(
-        _ input: inout AddressInput, format: AddressFormat, texts formatTexts: FormatTexts, language: String,
-        countryName: String, showCountry: Bool
-    ) -> RenderedAddress {
+    /// The index of `language`'s texts (a served language); English's when it has no table.
+    func languageIndex(_ language: String) -> Int {
+        languages.firstIndex(of: language) ?? fallbackLanguage
+    }
+
+    /// The field labels of the format at `index` in `FormatCatalog.ordered`, in the language at `language`.
+    func fieldLabels(format index: Int, language: Int) -> FieldMap<String> {
+        fieldLabels[language * formatCount + index].fieldLabels
+    }
+
+    /// The label of the country field in the language at `language`.
+    func countryLabel(_ language: Int) -> String {
+        labels.text("address.field.country", language: languages[language])
+    }
+
+    // MARK: - Shown values and warnings
+
+    /// Checks `input` against `format` and turns its values into the shown ones (postal code normalised,
+    /// region code), so no copy of them is made; with the layout and script they are written in.
+    func prepare(_ input: inout AddressInput, format: AddressFormat) -> PreparedAddress {
         let (layout, arabic) = format.layout(for: input)
-        var warnings: [AddressWarning] = []
+        var warnings: UInt16 = 0
         for field in format.fields {
             guard let value = input.values[field] else {
-                if format.required.contains(field) {
-                    warnings.append(
-                        AddressWarning(
-                            code: "missing_required", field: field.rawValue,
-                            message: formatTexts.missingRequired[field]!))
-                }
+                if format.required.contains(field) { warnings |= 1 << field.ordinal }
                 continue
             }
             if field == .postalCode, let rule = format.postalCode {
                 if let normalized = rule.normalize(value) {
                     input.values[field] = normalized
                 } else {
-                    warnings.append(
-                        AddressWarning(
-                            code: "postal_code_format", field: field.rawValue,
-                            message: formatTexts.postalCodeFormat))
+                    warnings |= 1 << field.ordinal
                 }
             }
             if field == .region, let regions = format.regions {
                 if let code = regions.code(for: value) {
                     input.values[field] = code
                 } else {
-                    warnings.append(
-                        AddressWarning(
-                            code: "region_unknown", field: field.rawValue,
-                            message: regionUnknown(language)))
+                    warnings |= 1 << field.ordinal
                 }
             }
         }
-
-        // The values now are the shown ones; one left out of the lines is put back for `fields`.
-        var hidden: (field: AddressField, value: String)?
+        var hidden: AddressField?
         for (dropped, kept) in format.dropWhenEqual {
             if let value = input.values[dropped], let other = input.values[kept], Self.sameText(value, other) {
-                hidden = (dropped, value)
+                hidden = dropped
             }
         }
-        if let hidden { input.values[hidden.field] = nil }
-        let templates = layout.lines(arabic: arabic)
-        var lines: [String] = []
-        lines.reserveCapacity(templates.count + 1)
-        for template in templates {
-            let rendered = template.render { input.values[$0] }
-            if !PlainText.hasLineBreak(rendered) {
-                let text = PlainText.trimmed(rendered)
-                if !text.isEmpty { lines.append(text) }
-                continue
-            }
-            for line in rendered.split(whereSeparator: \.isNewline) {
-                let text = PlainText.trimmed(line)
-                if !text.isEmpty { lines.append(text) }
-            }
-        }
-        let comma = arabic ? Self.arabicComma : ", "
-        var oneLine = layout.oneLine(arabic: arabic).render { field in
-            input.values[field].map { value in
-                guard PlainText.hasLineBreak(value) else { return PlainText.trimmed(value) }
-                return value.split(whereSeparator: \.isNewline).map(PlainText.trimmed).filter { !$0.isEmpty }
-                    .joined(separator: comma)
-            }
-        }
-        if showCountry {
-            lines.append(countryName)
-            // The country's name is in the viewer's language: the Arabic comma joins it only to Arabic text.
-            let joiner = arabic && ArabicScript.writes(language: language) ? Self.arabicComma : ", "
-            oneLine = oneLine.isEmpty ? countryName : oneLine + joiner + countryName
-        }
-        if let hidden { input.values[hidden.field] = hidden.value }
-        return RenderedAddress(
-            lines: lines, endsWithCountry: showCountry, oneLine: oneLine, fields: layout.fields,
-            labels: formatTexts, warnings: warnings)
+        return PreparedAddress(layout: layout, arabic: arabic, warnings: warnings, hidden: hidden)
     }
-
-    private static let arabicComma = "\(ArabicScript.comma) "
 
     /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII text byte by
     /// byte, other text lower-cased.
@@ -188,22 +206,438 @@ struct AddressRenderer: Sendable {
         }
     }
 
-    /// The texts in `language` of `format`, at `index` in `FormatCatalog.ordered`.
-    func formatTexts(_ format: AddressFormat, at index: Int, _ language: String) -> FormatTexts {
-        if let texts = texts.first(where: { $0.language == language }), index < texts.formats.count {
-            return texts.formats[index]
+    // MARK: - Writing
+
+    /// The members of an `address` answer after the envelope: `lang`, `country`, `format`, `lines`, `linesLang`,
+    /// `oneLine`, `fields` and `warnings`.
+    func writeAddress(
+        _ input: AddressInput, _ prepared: PreparedAddress, format: AddressFormat, formatIndex: Int, language: Int,
+        countryName: String, showCountry: Bool, into response: inout ResponseWriter
+    ) {
+        let textLanguage = input.textLanguage
+        response.appendEncodedMembers { sink in
+            withValues(input, prepared, countryName: countryName, textLanguage: textLanguage) { values in
+                encoded.withUnsafeBufferPointer { encoded in
+                    let languageTexts = languageTexts[language]
+                    let formatTexts = formatTexts[language * formatCount + formatIndex]
+                    sink.append(encoded.span(languageTexts.langMember))
+                    sink.append(",\"country\":")
+                    sink.appendString(input.country)
+                    sink.append(encoded.span(formatTexts.formatMember))
+                    let lineCount = writeLines(
+                        values, prepared, input: input, countryLine: showCountry, into: &sink)
+                    sink.append(",\"linesLang\":[")
+                    let entered = showCountry ? lineCount - 1 : lineCount
+                    for line in 0..<entered {
+                        if line > 0 { sink.append(0x2C) }
+                        sink.append(values.textLanguage)
+                    }
+                    if showCountry {
+                        if entered > 0 { sink.append(0x2C) }
+                        sink.append(encoded.span(languageTexts.quoted))
+                    }
+                    sink.append(0x5D)
+                    writeOneLine(
+                        values, prepared, input: input, countryJoiner: showCountry,
+                        viewerWritesArabic: languageTexts.writesArabic, into: &sink)
+                    sink.append(",\"fields\":[")
+                    for field in prepared.layout.fields {
+                        guard let value = values.value(field.ordinal) else { continue }
+                        sink.append(encoded.span(formatTexts.field[field]!))
+                        sink.append(",\"value\":\"")
+                        sink.appendEscaped(value)
+                        sink.append("\",\"valueLang\":")
+                        sink.append(values.textLanguage)
+                        sink.append("},")
+                    }
+                    sink.append(encoded.span(languageTexts.countryField))
+                    sink.append(",\"value\":\"")
+                    sink.appendEscaped(values.countryName)
+                    sink.append("\",\"valueLang\":")
+                    sink.append(encoded.span(languageTexts.quoted))
+                    sink.append("}],\"warnings\":[")
+                    var first = true
+                    for field in format.fields where prepared.warnings & (1 << field.ordinal) != 0 {
+                        if !first { sink.append(0x2C) }
+                        first = false
+                        let span: Span
+                        if values.value(field.ordinal) == nil {
+                            span = formatTexts.missingRequired[field]!
+                        } else {
+                            span = field == .postalCode ? formatTexts.postalCodeFormat : formatTexts.regionUnknown
+                        }
+                        sink.append(encoded.span(span))
+                    }
+                    sink.append(0x5D)
+                }
+            }
         }
-        return FormatTexts(format, language: language, labels: labels)
     }
 
-    /// The label of the country field in `language`.
-    func countryLabel(_ language: String) -> String {
-        texts.first(where: { $0.language == language })?.countryLabel
-            ?? labels.text("address.field.country", language: language)
+    /// `lines` and `oneLine` of the example `addressFormat` shows, as `address` writes them.
+    func writeExample(
+        _ input: AddressInput, _ prepared: PreparedAddress, language: Int, countryName: String, showCountry: Bool,
+        into response: inout ResponseWriter
+    ) {
+        let viewerWritesArabic = languageTexts[language].writesArabic
+        response.appendEncodedMembers { sink in
+            withValues(input, prepared, countryName: countryName, textLanguage: "") { values in
+                _ = writeLines(values, prepared, input: input, countryLine: showCountry, into: &sink)
+                writeOneLine(
+                    values, prepared, input: input, countryJoiner: showCountry, viewerWritesArabic: viewerWritesArabic,
+                    into: &sink)
+            }
+        }
     }
 
-    private func regionUnknown(_ language: String) -> String {
-        texts.first(where: { $0.language == language })?.regionUnknown
-            ?? labels.text("address.warning.region_unknown", language: language)
+    /// `,"lines":[…]`: each template with its present values, trimmed, a line for each line of a value that has
+    /// several, empty lines left out; then the country's name when `countryLine` is set. Returns how many.
+    private func writeLines(
+        _ values: borrowing ShownValues, _ prepared: PreparedAddress, input: AddressInput, countryLine: Bool,
+        into sink: inout ByteSink
+    ) -> Int {
+        let program = prepared.layout.program(arabic: prepared.arabic)
+        var lineCount = 0
+        sink.append(",\"lines\":[")
+        program.steps.withUnsafeBufferPointer { steps in
+            program.literals.withUnsafeBufferPointer { literals in
+                var index = 0
+                for line in 0..<program.lines.count {
+                    let start = sink.position
+                    let outcome = Self.writeLine(
+                        steps, from: &index, literals: literals, values: values, comma: lineCount > 0, into: &sink)
+                    switch outcome {
+                    case .empty: break
+                    case .written: lineCount += 1
+                    case .careful:
+                        sink.rollBack(to: start)
+                        lineCount = Self.writeCarefully(
+                            program.lines[line], values: visibleValues(input, prepared), lineCount: lineCount,
+                            into: &sink)
+                    }
+                }
+            }
+        }
+        if countryLine {
+            if lineCount > 0 { sink.append(0x2C) }
+            sink.append(0x22)
+            sink.appendEscaped(values.countryName)
+            sink.append(0x22)
+            lineCount += 1
+        }
+        sink.append(0x5D)
+        return lineCount
+    }
+
+    private enum LineOutcome {
+        case empty, written
+        /// The line has a line break or an end whose trimming needs grapheme clusters: `writeCarefully` decides.
+        case careful
+    }
+
+    /// Writes one line's values with the strongest separator between each two (`LineTemplate.render`), as a JSON
+    /// string; `index` moves past the line's `end` step. The line is as `PlainText.trimmed` leaves it when its
+    /// first scalar is no whitespace and its last scalar starts a grapheme cluster of its own that is not
+    /// whitespace (`ShownValues.Entry.cleanStart`, `cleanEnd`): the values' ends are the line's ends.
+    private static func writeLine(
+        _ steps: UnsafeBufferPointer<LayoutProgram.Step>, from index: inout Int,
+        literals: UnsafeBufferPointer<UInt8>, values: borrowing ShownValues, comma: Bool, into sink: inout ByteSink
+    ) -> LineOutcome {
+        var separator = -1
+        var first = -1
+        var last = -1
+        var careful = false
+        while steps[index].kind != .end {
+            let step = steps[index]
+            index += 1
+            if step.kind == .separator {
+                if separator >= 0, steps[separator].punctuated, !step.punctuated { continue }
+                separator = index - 1
+                continue
+            }
+            let ordinal = Int(step.field)
+            guard let value = values.visible(ordinal) else { continue }
+            if last >= 0 {
+                if separator >= 0 {
+                    let literal = steps[separator]
+                    careful = careful || literal.lineBreak
+                    sink.appendEscaped(
+                        UnsafeBufferPointer(rebasing: literals[Int(literal.start)..<Int(literal.start + literal.count)])
+                    )
+                }
+            } else {
+                if comma { sink.append(0x2C) }
+                sink.append(0x22)
+                first = ordinal
+            }
+            careful = careful || values.entries[ordinal].lineBreak
+            sink.appendEscaped(value)
+            last = ordinal
+            separator = -1
+        }
+        index += 1
+        guard last >= 0 else { return .empty }
+        if careful || !values.entries[first].cleanStart || !values.entries[last].cleanEnd { return .careful }
+        sink.append(0x22)
+        return .written
+    }
+
+    /// A line as `LineTemplate.render` and `PlainText` define it, for the lines `writeLine` leaves: rendered as a
+    /// String, split at line breaks, each part trimmed, empty parts left out. Returns the new line count.
+    private static func writeCarefully(
+        _ template: LineTemplate, values: FieldMap<String>, lineCount: Int, into sink: inout ByteSink
+    ) -> Int {
+        var lineCount = lineCount
+        func write(_ text: String) {
+            guard !text.isEmpty else { return }
+            if lineCount > 0 { sink.append(0x2C) }
+            sink.appendString(text)
+            lineCount += 1
+        }
+        let rendered = template.render { values[$0] }
+        if !PlainText.hasLineBreak(rendered) {
+            write(PlainText.trimmed(rendered))
+        } else {
+            for line in rendered.split(whereSeparator: \.isNewline) { write(PlainText.trimmed(line)) }
+        }
+        return lineCount
+    }
+
+    /// `,"oneLine":"…"`: the one-line template over the values, a value of several lines joined with commas
+    /// (`، ` in Arabic script); then the country's name when `countryJoiner` is set, after `, ` (or `، ` when both
+    /// the text and the viewer's language are Arabic script).
+    private func writeOneLine(
+        _ values: borrowing ShownValues, _ prepared: PreparedAddress, input: AddressInput, countryJoiner: Bool,
+        viewerWritesArabic: Bool, into sink: inout ByteSink
+    ) {
+        let program = prepared.layout.program(arabic: prepared.arabic)
+        let comma = prepared.arabic ? Self.arabicComma : ", "
+        sink.append(",\"oneLine\":\"")
+        var wroteAny = false
+        program.steps.withUnsafeBufferPointer { steps in
+            program.literals.withUnsafeBufferPointer { literals in
+                // The one-line form's steps follow the lines' (each ended by an `end` step).
+                var index = 0
+                for _ in 0..<program.lines.count {
+                    while steps[index].kind != .end { index += 1 }
+                    index += 1
+                }
+                var separator = -1
+                while steps[index].kind != .end {
+                    let step = steps[index]
+                    index += 1
+                    if step.kind == .separator {
+                        if separator >= 0, steps[separator].punctuated, !step.punctuated { continue }
+                        separator = index - 1
+                        continue
+                    }
+                    let ordinal = Int(step.field)
+                    guard let value = values.visible(ordinal) else { continue }
+                    let entry = values.entries[ordinal]
+                    // A value of several lines, or one `PlainText.trimmed` would change: as the definition says.
+                    var shown: String?
+                    if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd {
+                        let text = Self.oneLineText(input.values[AddressField.allCases[ordinal]] ?? "", comma: comma)
+                        guard !text.isEmpty else { continue }
+                        shown = text
+                    }
+                    if wroteAny, separator >= 0 {
+                        let literal = steps[separator]
+                        sink.appendEscaped(
+                            UnsafeBufferPointer(
+                                rebasing: literals[Int(literal.start)..<Int(literal.start + literal.count)]))
+                    }
+                    if let shown { sink.appendEscaped(shown) } else { sink.appendEscaped(value) }
+                    wroteAny = true
+                    separator = -1
+                }
+            }
+        }
+        if countryJoiner {
+            if wroteAny {
+                sink.append(prepared.arabic && viewerWritesArabic ? "\u{060C} " : ", ")
+            }
+            sink.appendEscaped(values.countryName)
+        }
+        sink.append(0x22)
+    }
+
+    /// A value as the one-line form shows it: trimmed, its lines joined with `comma`.
+    private static func oneLineText(_ value: String, comma: String) -> String {
+        guard PlainText.hasLineBreak(value) else { return PlainText.trimmed(value) }
+        return value.split(whereSeparator: \.isNewline).map(PlainText.trimmed).filter { !$0.isEmpty }
+            .joined(separator: comma)
+    }
+
+    private static let arabicComma = "\(ArabicScript.comma) "
+
+    /// The shown values without the hidden one, for the careful path.
+    private func visibleValues(_ input: AddressInput, _ prepared: PreparedAddress) -> FieldMap<String> {
+        var values = input.values
+        if let hidden = prepared.hidden { values[hidden] = nil }
+        return values
+    }
+
+    /// Copies the shown values, the country's name and the text's language into one buffer on the stack (the
+    /// heap past the stack's safe size) for `body`.
+    private func withValues<Result>(
+        _ input: AddressInput, _ prepared: PreparedAddress, countryName: String, textLanguage: String,
+        _ body: (borrowing ShownValues) -> Result
+    ) -> Result {
+        var total = countryName.utf8.count + textLanguage.utf8.count + 2
+        for field in AddressField.allCases { total += input.values[field]?.utf8.count ?? 0 }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
+            withUnsafeTemporaryAllocation(of: ShownValues.Entry.self, capacity: ShownValues.fieldCount) { entries in
+                let values = ShownValues(
+                    input.values, hidden: prepared.hidden, countryName: countryName, textLanguage: textLanguage,
+                    buffer: buffer, entries: entries)
+                return body(values)
+            }
+        }
+    }
+}
+
+/// The shown values of one request as UTF-8 in one buffer, with what the fast paths need to know of each.
+struct ShownValues: ~Copyable {
+    static let fieldCount = AddressField.allCases.count
+
+    struct Entry {
+        var start: Int32
+        /// -1 when the field has no value.
+        var count: Int32
+        /// Whether the value holds a line break (`PlainText.hasLineBreak`).
+        var lineBreak: Bool
+        /// Whether its first scalar is no whitespace: a line starting with it is not trimmed at the start.
+        var cleanStart: Bool
+        /// Whether its last scalar starts a grapheme cluster of its own and is no whitespace: a line ending with
+        /// it is not trimmed at the end (`ShownValues.startsOwnCluster`).
+        var cleanEnd: Bool
+    }
+
+    let entries: UnsafeMutableBufferPointer<Entry>
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    private let hidden: Int
+    /// The country's name, as entered values are.
+    let countryName: UnsafeBufferPointer<UInt8>
+    /// The text's language quoted (`"und"`), for `linesLang` and `valueLang`.
+    let textLanguage: UnsafeBufferPointer<UInt8>
+
+    init(
+        _ values: FieldMap<String>, hidden: AddressField?, countryName: String, textLanguage: String,
+        buffer: UnsafeMutableBufferPointer<UInt8>, entries: UnsafeMutableBufferPointer<Entry>
+    ) {
+        self.entries = entries
+        bytes = buffer
+        self.hidden = hidden?.ordinal ?? -1
+        var used = 0
+        func copy(_ text: String) -> Range<Int> {
+            let start = used
+            var text = text
+            text.withUTF8 { utf8 in
+                if let base = utf8.baseAddress, utf8.count > 0 {
+                    (buffer.baseAddress! + used).update(from: base, count: utf8.count)
+                }
+                used += utf8.count
+            }
+            return start..<used
+        }
+        for (ordinal, field) in AddressField.allCases.enumerated() {
+            guard let value = values[field] else {
+                entries[ordinal] = Entry(start: 0, count: -1, lineBreak: false, cleanStart: false, cleanEnd: false)
+                continue
+            }
+            let range = copy(value)
+            guard !range.isEmpty else {
+                entries[ordinal] = Entry(start: 0, count: 0, lineBreak: false, cleanStart: false, cleanEnd: false)
+                continue
+            }
+            let utf8 = UnsafeBufferPointer(rebasing: buffer[range])
+            entries[ordinal] = Entry(
+                start: Int32(range.lowerBound), count: Int32(range.count), lineBreak: Self.hasLineBreak(utf8),
+                cleanStart: Self.cleanStart(utf8), cleanEnd: Self.cleanEnd(utf8))
+        }
+        self.countryName = UnsafeBufferPointer(rebasing: buffer[copy(countryName)])
+        let quoteStart = used
+        buffer[used] = 0x22
+        used += 1
+        _ = copy(textLanguage)
+        buffer[used] = 0x22
+        used += 1
+        self.textLanguage = UnsafeBufferPointer(rebasing: buffer[quoteStart..<used])
+    }
+
+    /// The field's value (the hidden one and an empty one included: `fields` lists them), or nil.
+    func value(_ ordinal: Int) -> UnsafeBufferPointer<UInt8>? {
+        let entry = entries[ordinal]
+        guard entry.count >= 0 else { return nil }
+        return UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.start + entry.count)])
+    }
+
+    /// The field's value as the lines and the one-line form show it: nil for the hidden field and an empty value.
+    func visible(_ ordinal: Int) -> UnsafeBufferPointer<UInt8>? {
+        let entry = entries[ordinal]
+        guard entry.count > 0, ordinal != hidden else { return nil }
+        return UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.start + entry.count)])
+    }
+
+    /// `PlainText.hasLineBreak` over UTF-8: U+000A–U+000D, U+0085 (`C2 85`), U+2028 and U+2029 (`E2 80 A8/A9`).
+    private static func hasLineBreak(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            if byte >= 0x20 && byte != 0xC2 && byte != 0xE2 { continue }
+            if (0x0A...0x0D).contains(byte) { return true }
+            if byte == 0xC2, index + 1 < utf8.count, utf8[index + 1] == 0x85 { return true }
+            if byte == 0xE2, index + 2 < utf8.count, utf8[index + 1] == 0x80, utf8[index + 2] & 0xFE == 0xA8 {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Whether the first scalar is no whitespace (`Character.isWhitespace` reads a character's first scalar).
+    private static func cleanStart(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let byte = utf8[0]
+        if byte < 0x80 { return byte != 0x20 && !(0x09...0x0D).contains(byte) }
+        var iterator = utf8.makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
+        return !scalar.properties.isWhitespace
+    }
+
+    /// Whether the last scalar starts a grapheme cluster of its own and is no whitespace, so the text's last
+    /// cluster does not start with whitespace: printable ASCII other than the space, or a letter of a range whose
+    /// every scalar has Grapheme_Cluster_Break Other (or a Hangul syllable) and is no whitespace. A cluster that
+    /// starts with whitespace is the whitespace and the Extend, ZWJ or SpacingMark scalars after it (no rule
+    /// joins anything else to it), so when the text ends in one of these letters its end is not trimmed.
+    private static func cleanEnd(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var end = utf8.count - 1
+        let byte = utf8[end]
+        if byte < 0x80 { return (0x21...0x7E).contains(byte) }
+        while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }
+        var iterator = UnsafeBufferPointer(rebasing: utf8[end...]).makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
+        return startsOwnCluster(scalar.value)
+    }
+
+    /// Letters with Grapheme_Cluster_Break Other (or LV/LVT Hangul syllables) and no whitespace: Latin-1 and Latin
+    /// Extended letters, Greek, Cyrillic, Armenian, Hebrew and Arabic letters, kana, CJK ideographs, Hangul
+    /// syllables, fullwidth ASCII. Anything else (marks, Thai and Indic vowels, emoji) takes the careful path.
+    static func startsOwnCluster(_ value: UInt32) -> Bool {
+        switch value {
+        case 0xC0...0x24F, 0x386...0x3FF, 0x400...0x482, 0x48A...0x52F, 0x531...0x556, 0x561...0x587,
+            0x5D0...0x5EA, 0x620...0x64A, 0x660...0x669, 0x671...0x6D3, 0x3041...0x3096, 0x30A1...0x30FA,
+            0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFF01...0xFF5E:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// The bytes of a span of `AddressRenderer`'s encoded texts.
+    fileprivate func span(_ span: AddressRenderer.Span) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: self[Int(span.start)..<Int(span.start + span.count)])
     }
 }
