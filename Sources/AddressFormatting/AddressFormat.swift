@@ -14,6 +14,8 @@ final class AddressFormat: Sendable {
     let local: LocalScript?
     let labelKeys: [AddressField: String]
     let required: Set<AddressField>
+    /// `required` as bits by `AddressField.ordinal`, for requests.
+    let requiredBits: UInt16
     let postalCode: PostalCodeRule?
     let regions: RegionCodes?
     /// Fields left out of the lines when their shown value equals another field's (`region` equal to `city`
@@ -96,6 +98,7 @@ final class AddressFormat: Sendable {
             required.insert(field)
         }
         self.required = required
+        requiredBits = required.reduce(0) { $0 | 1 << $1.ordinal }
 
         if let rule = entry["postalCode"] {
             guard fields.contains(.postalCode) else { throw fail("postalCode", "is set but no line shows postalCode") }

@@ -149,14 +149,24 @@ public struct AddressPlugin: FormatterPlugin {
         try request.region("viewerRegion", noun: "country") ?? locale.viewerRegion
     }
 
-    /// The entered address: each field's last value, checked in `AddressField.allCases` order, then the country.
-    /// One pass over the members finds the fields; only when one of them is not a string (an error, unless a
-    /// later member of that name is one) are they read again by name, so the error is the one that order gives.
+    /// The entered address: each field's last value, checked in `AddressField.allCases` order, then the country,
+    /// then `language`. One pass over the members finds them all; only when a field is not a string (an error,
+    /// unless a later member of that name is one), or the country or language is not a string, are they read
+    /// again by name, so the error is the one that order gives.
     private func input(_ object: RequestFields) throws(CoreError) -> AddressInput {
         var values = FieldMap<String>()
         var mistyped = false
+        var countryValue: JSONValue?
+        var languageValue: JSONValue?
         for member in object.object {
-            guard let field = AddressField.named(member.key) else { continue }
+            guard let field = AddressField.named(member.key) else {
+                if member.key.hasSameBytes(as: "country") {
+                    countryValue = member.value
+                } else if member.key.hasSameBytes(as: "language") {
+                    languageValue = member.value
+                }
+                continue
+            }
             switch member.value {
             case .string(let text): values[field] = Self.entered(text)
             case .null: values[field] = nil
@@ -170,8 +180,19 @@ public struct AddressPlugin: FormatterPlugin {
                 values[field] = Self.entered(text)
             }
         }
-        let country = try country(object, "country").code
-        return AddressInput(values: values, country: country, language: try language(object))
+        let country: String
+        if case .string(let text)? = countryValue, let region = Region(alpha2: text) {
+            country = region.code
+        } else {
+            country = try self.country(object, "country").code
+        }
+        let language: LanguageTag?
+        switch languageValue {
+        case nil, .null?: language = nil
+        case .string(let text)?: language = try Self.language(text, in: object)
+        case .some: language = try self.language(object)
+        }
+        return AddressInput(values: values, country: country, language: language)
     }
 
     /// A value as entered: trimmed; nil when nothing is left.
@@ -183,14 +204,19 @@ public struct AddressPlugin: FormatterPlugin {
     /// `address.language`: a well-formed BCP 47 tag of at most `maximumLanguageLength` bytes; blank is absent.
     private func language(_ object: RequestFields) throws(CoreError) -> LanguageTag? {
         guard let text = try object.string("language") else { return nil }
+        return try Self.language(text, in: object)
+    }
+
+    /// `language(_:)` for the member's text.
+    private static func language(_ text: String, in object: RequestFields) throws(CoreError) -> LanguageTag? {
         let trimmed = PlainText.trimmed(text)
         guard !trimmed.isEmpty else { return nil }
-        guard trimmed.utf8.count <= Self.maximumLanguageLength, let tag = LanguageTag(parsing: trimmed) else {
+        guard trimmed.utf8.count <= maximumLanguageLength, let tag = LanguageTag(parsing: trimmed) else {
             let shown = trimmed.unicodeScalars.count > 64 ? String(trimmed.unicodeScalars.prefix(64)) + "…" : trimmed
             throw .invalidField(
                 object.path("language"),
                 message: "\"\(shown)\" is not a well-formed language tag of at most "
-                    + "\(Self.maximumLanguageLength) characters (e.g. ja, ja-Latn, zh-Hant).")
+                    + "\(maximumLanguageLength) characters (e.g. ja, ja-Latn, zh-Hant).")
         }
         return tag
     }

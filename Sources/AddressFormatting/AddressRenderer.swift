@@ -29,7 +29,7 @@ struct PreparedAddress {
 /// Formats an address with its country's format in the viewer's language, writing the response's members as
 /// bytes. The labels and warnings every format can show are encoded as JSON once at load for each language with
 /// a label table, so a request reads no label tables and builds no Strings for them.
-struct AddressRenderer: Sendable {
+final class AddressRenderer: Sendable {
     let labels: LabelTable
     /// The languages with a label table, in `LabelTable.languages` order: the index of one picks its texts.
     private let languages: [String]
@@ -166,7 +166,7 @@ struct AddressRenderer: Sendable {
         var warnings: UInt16 = 0
         for field in format.fields {
             guard let value = input.values[field] else {
-                if format.required.contains(field) { warnings |= 1 << field.ordinal }
+                warnings |= format.requiredBits & 1 << field.ordinal
                 continue
             }
             if field == .postalCode, let rule = format.postalCode {
@@ -196,14 +196,21 @@ struct AddressRenderer: Sendable {
     /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII text byte by
     /// byte, other text lower-cased.
     private static func sameText(_ first: String, _ second: String) -> Bool {
-        if first == second { return true }
-        guard first.utf8.allSatisfy({ $0 < 0x80 }), second.utf8.allSatisfy({ $0 < 0x80 }) else {
-            return first.lowercased() == second.lowercased()
+        var first = first
+        var second = second
+        let ascii = first.withUTF8 { left in
+            second.withUTF8 { right -> Bool? in
+                guard !left.contains(where: { $0 >= 0x80 }), !right.contains(where: { $0 >= 0x80 }) else { return nil }
+                guard left.count == right.count else { return false }
+                for index in 0..<left.count where left[index] != right[index] {
+                    let folded = left[index] | 0x20
+                    guard folded == right[index] | 0x20, (0x61...0x7A).contains(folded) else { return false }
+                }
+                return true
+            }
         }
-        guard first.utf8.count == second.utf8.count else { return false }
-        return zip(first.utf8, second.utf8).allSatisfy { left, right in
-            left == right || (left | 0x20 == right | 0x20 && (0x61...0x7A).contains(left | 0x20))
-        }
+        if let ascii { return ascii }
+        return first == second || first.lowercased() == second.lowercased()
     }
 
     // MARK: - Writing
@@ -245,14 +252,14 @@ struct AddressRenderer: Sendable {
                         guard let value = values.value(field.ordinal) else { continue }
                         sink.append(encoded.span(formatTexts.field[field]!))
                         sink.append(",\"value\":\"")
-                        sink.appendEscaped(value)
+                        sink.appendEscaped(value, escape: values.entries[field.ordinal].needsEscape)
                         sink.append("\",\"valueLang\":")
                         sink.append(values.textLanguage)
                         sink.append("},")
                     }
                     sink.append(encoded.span(languageTexts.countryField))
                     sink.append(",\"value\":\"")
-                    sink.appendEscaped(values.countryName)
+                    sink.appendEscaped(values.countryName, escape: values.countryNeedsEscape)
                     sink.append("\",\"valueLang\":")
                     sink.append(encoded.span(languageTexts.quoted))
                     sink.append("}],\"warnings\":[")
@@ -321,7 +328,7 @@ struct AddressRenderer: Sendable {
         if countryLine {
             if lineCount > 0 { sink.append(0x2C) }
             sink.append(0x22)
-            sink.appendEscaped(values.countryName)
+            sink.appendEscaped(values.countryName, escape: values.countryNeedsEscape)
             sink.append(0x22)
             lineCount += 1
         }
@@ -361,9 +368,7 @@ struct AddressRenderer: Sendable {
                 if separator >= 0 {
                     let literal = steps[separator]
                     careful = careful || literal.lineBreak
-                    sink.appendEscaped(
-                        UnsafeBufferPointer(rebasing: literals[Int(literal.start)..<Int(literal.start + literal.count)])
-                    )
+                    sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
                 }
             } else {
                 if comma { sink.append(0x2C) }
@@ -371,7 +376,7 @@ struct AddressRenderer: Sendable {
                 first = ordinal
             }
             careful = careful || values.entries[ordinal].lineBreak
-            sink.appendEscaped(value)
+            sink.appendEscaped(value, escape: values.entries[ordinal].needsEscape)
             last = ordinal
             separator = -1
         }
@@ -416,12 +421,7 @@ struct AddressRenderer: Sendable {
         var wroteAny = false
         program.steps.withUnsafeBufferPointer { steps in
             program.literals.withUnsafeBufferPointer { literals in
-                // The one-line form's steps follow the lines' (each ended by an `end` step).
-                var index = 0
-                for _ in 0..<program.lines.count {
-                    while steps[index].kind != .end { index += 1 }
-                    index += 1
-                }
+                var index = program.oneLineStart
                 var separator = -1
                 while steps[index].kind != .end {
                     let step = steps[index]
@@ -443,11 +443,13 @@ struct AddressRenderer: Sendable {
                     }
                     if wroteAny, separator >= 0 {
                         let literal = steps[separator]
-                        sink.appendEscaped(
-                            UnsafeBufferPointer(
-                                rebasing: literals[Int(literal.start)..<Int(literal.start + literal.count)]))
+                        sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
                     }
-                    if let shown { sink.appendEscaped(shown) } else { sink.appendEscaped(value) }
+                    if let shown {
+                        sink.appendEscaped(shown)
+                    } else {
+                        sink.appendEscaped(value, escape: entry.needsEscape)
+                    }
                     wroteAny = true
                     separator = -1
                 }
@@ -457,7 +459,7 @@ struct AddressRenderer: Sendable {
             if wroteAny {
                 sink.append(prepared.arabic && viewerWritesArabic ? "\u{060C} " : ", ")
             }
-            sink.appendEscaped(values.countryName)
+            sink.appendEscaped(values.countryName, escape: values.countryNeedsEscape)
         }
         sink.append(0x22)
     }
@@ -507,10 +509,12 @@ struct ShownValues: ~Copyable {
         var count: Int32
         /// Whether the value holds a line break (`PlainText.hasLineBreak`).
         var lineBreak: Bool
+        /// Whether the value holds a byte JSON escapes (a control character, `"` or `\`).
+        var needsEscape: Bool
         /// Whether its first scalar is no whitespace: a line starting with it is not trimmed at the start.
         var cleanStart: Bool
         /// Whether its last scalar starts a grapheme cluster of its own and is no whitespace: a line ending with
-        /// it is not trimmed at the end (`ShownValues.startsOwnCluster`).
+        /// it is not trimmed at the end (`PlainText.hasCleanEnd`).
         var cleanEnd: Bool
     }
 
@@ -519,6 +523,7 @@ struct ShownValues: ~Copyable {
     private let hidden: Int
     /// The country's name, as entered values are.
     let countryName: UnsafeBufferPointer<UInt8>
+    let countryNeedsEscape: Bool
     /// The text's language quoted (`"und"`), for `linesLang` and `valueLang`.
     let textLanguage: UnsafeBufferPointer<UInt8>
 
@@ -530,40 +535,48 @@ struct ShownValues: ~Copyable {
         bytes = buffer
         self.hidden = hidden?.ordinal ?? -1
         var used = 0
-        func copy(_ text: String) -> Range<Int> {
-            let start = used
-            var text = text
-            text.withUTF8 { utf8 in
-                if let base = utf8.baseAddress, utf8.count > 0 {
-                    (buffer.baseAddress! + used).update(from: base, count: utf8.count)
-                }
-                used += utf8.count
-            }
-            return start..<used
-        }
         for (ordinal, field) in AddressField.allCases.enumerated() {
             guard let value = values[field] else {
-                entries[ordinal] = Entry(start: 0, count: -1, lineBreak: false, cleanStart: false, cleanEnd: false)
+                entries[ordinal] = Entry(
+                    start: 0, count: -1, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
                 continue
             }
-            let range = copy(value)
+            let range = Self.copy(value, to: buffer, at: &used)
             guard !range.isEmpty else {
-                entries[ordinal] = Entry(start: 0, count: 0, lineBreak: false, cleanStart: false, cleanEnd: false)
+                entries[ordinal] = Entry(
+                    start: 0, count: 0, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
                 continue
             }
             let utf8 = UnsafeBufferPointer(rebasing: buffer[range])
             entries[ordinal] = Entry(
                 start: Int32(range.lowerBound), count: Int32(range.count), lineBreak: Self.hasLineBreak(utf8),
-                cleanStart: Self.cleanStart(utf8), cleanEnd: Self.cleanEnd(utf8))
+                needsEscape: ByteSink.needsEscape(utf8), cleanStart: PlainText.hasCleanStart(utf8),
+                cleanEnd: PlainText.hasCleanEnd(utf8))
         }
-        self.countryName = UnsafeBufferPointer(rebasing: buffer[copy(countryName)])
+        self.countryName = UnsafeBufferPointer(rebasing: buffer[Self.copy(countryName, to: buffer, at: &used)])
+        countryNeedsEscape = ByteSink.needsEscape(self.countryName)
         let quoteStart = used
         buffer[used] = 0x22
         used += 1
-        _ = copy(textLanguage)
+        _ = Self.copy(textLanguage, to: buffer, at: &used)
         buffer[used] = 0x22
         used += 1
         self.textLanguage = UnsafeBufferPointer(rebasing: buffer[quoteStart..<used])
+    }
+
+    /// Copies `text`'s UTF-8 into `buffer` at `used`; returns where it went.
+    private static func copy(
+        _ text: String, to buffer: UnsafeMutableBufferPointer<UInt8>, at used: inout Int
+    ) -> Range<Int> {
+        let start = used
+        var text = text
+        text.withUTF8 { utf8 in
+            if let base = utf8.baseAddress, utf8.count > 0 {
+                (buffer.baseAddress! + start).update(from: base, count: utf8.count)
+            }
+        }
+        used += text.utf8.count
+        return start..<used
     }
 
     /// The field's value (the hidden one and an empty one included: `fields` lists them), or nil.
@@ -592,46 +605,6 @@ struct ShownValues: ~Copyable {
             }
         }
         return false
-    }
-
-    /// Whether the first scalar is no whitespace (`Character.isWhitespace` reads a character's first scalar).
-    private static func cleanStart(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let byte = utf8[0]
-        if byte < 0x80 { return byte != 0x20 && !(0x09...0x0D).contains(byte) }
-        var iterator = utf8.makeIterator()
-        var decoder = UTF8()
-        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
-        return !scalar.properties.isWhitespace
-    }
-
-    /// Whether the last scalar starts a grapheme cluster of its own and is no whitespace, so the text's last
-    /// cluster does not start with whitespace: printable ASCII other than the space, or a letter of a range whose
-    /// every scalar has Grapheme_Cluster_Break Other (or a Hangul syllable) and is no whitespace. A cluster that
-    /// starts with whitespace is the whitespace and the Extend, ZWJ or SpacingMark scalars after it (no rule
-    /// joins anything else to it), so when the text ends in one of these letters its end is not trimmed.
-    private static func cleanEnd(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        var end = utf8.count - 1
-        let byte = utf8[end]
-        if byte < 0x80 { return (0x21...0x7E).contains(byte) }
-        while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }
-        var iterator = UnsafeBufferPointer(rebasing: utf8[end...]).makeIterator()
-        var decoder = UTF8()
-        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
-        return startsOwnCluster(scalar.value)
-    }
-
-    /// Letters with Grapheme_Cluster_Break Other (or LV/LVT Hangul syllables) and no whitespace: Latin-1 and Latin
-    /// Extended letters, Greek, Cyrillic, Armenian, Hebrew and Arabic letters, kana, CJK ideographs, Hangul
-    /// syllables, fullwidth ASCII. Anything else (marks, Thai and Indic vowels, emoji) takes the careful path.
-    static func startsOwnCluster(_ value: UInt32) -> Bool {
-        switch value {
-        case 0xC0...0x24F, 0x386...0x3FF, 0x400...0x482, 0x48A...0x52F, 0x531...0x556, 0x561...0x587,
-            0x5D0...0x5EA, 0x620...0x64A, 0x660...0x669, 0x671...0x6D3, 0x3041...0x3096, 0x30A1...0x30FA,
-            0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFF01...0xFF5E:
-            return true
-        default:
-            return false
-        }
     }
 }
 

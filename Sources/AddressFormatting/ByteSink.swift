@@ -108,6 +108,17 @@ struct ByteSink: ~Copyable {
         append(UnsafeBufferPointer(rebasing: text[runStart...]))
     }
 
+    /// Whether JSON escapes a byte of `text` (a control character, `"` or `\`).
+    static func needsEscape(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+    }
+
+    /// Text as it goes inside a JSON string, `escape` saying whether it needs escaping (`needsEscape`, known).
+    @inline(__always)
+    mutating func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, escape: Bool) {
+        if escape { appendEscaped(text) } else { append(text) }
+    }
+
     /// Text as a quoted JSON string.
     mutating func appendString(_ text: UnsafeBufferPointer<UInt8>) {
         append(0x22)

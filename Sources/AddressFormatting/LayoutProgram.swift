@@ -9,52 +9,59 @@ struct LayoutProgram: Sendable {
 
         let kind: Kind
         /// The field's ordinal for `field`.
-        let field: UInt8
+        var field: UInt8 = 0
         /// For `separator`: whether it carries more than spaces (`LineTemplate.Part.separator`).
-        let punctuated: Bool
+        var punctuated = false
         /// For `separator`: whether it holds a line break, which only the careful path splits.
-        let lineBreak: Bool
+        var lineBreak = false
+        /// For `separator`: whether JSON escapes one of its bytes.
+        var needsEscape = false
         /// For `separator`: its bytes in `literals`.
-        let start: UInt32
-        let count: UInt32
+        var start: UInt32 = 0
+        var count: UInt32 = 0
+
+        /// A separator's bytes.
+        func text(in literals: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: literals[Int(start)..<Int(start + count)])
+        }
     }
 
     /// Each line's steps, each line ended by an `end` step; then the one-line form's, ended the same way.
     let steps: [Step]
+    /// Where the one-line form's steps start.
+    let oneLineStart: Int
     /// The separators' UTF-8 bytes.
     let literals: [UInt8]
     /// The templates, for the careful path (`LineTemplate.render`).
     let lines: [LineTemplate]
     let oneLine: LineTemplate
-    /// The most literal bytes one rendering of every template can write (all separators once).
-    let literalBytes: Int
 
     init(lines: [LineTemplate], oneLine: LineTemplate) {
         var steps: [Step] = []
         var literals: [UInt8] = []
+        var oneLineStart = 0
         for template in lines + [oneLine] {
+            oneLineStart = steps.count
             for part in template.parts {
                 switch part {
                 case .field(let field):
-                    steps.append(
-                        Step(
-                            kind: .field, field: UInt8(field.ordinal), punctuated: false, lineBreak: false, start: 0,
-                            count: 0))
+                    steps.append(Step(kind: .field, field: UInt8(field.ordinal)))
                 case .separator(let text, let punctuated):
                     let start = UInt32(literals.count)
                     literals.append(contentsOf: text.utf8)
                     steps.append(
                         Step(
-                            kind: .separator, field: 0, punctuated: punctuated, lineBreak: PlainText.hasLineBreak(text),
-                            start: start, count: UInt32(text.utf8.count)))
+                            kind: .separator, punctuated: punctuated, lineBreak: PlainText.hasLineBreak(text),
+                            needsEscape: text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }, start: start,
+                            count: UInt32(text.utf8.count)))
                 }
             }
-            steps.append(Step(kind: .end, field: 0, punctuated: false, lineBreak: false, start: 0, count: 0))
+            steps.append(Step(kind: .end))
         }
         self.steps = steps
+        self.oneLineStart = oneLineStart
         self.literals = literals
         self.lines = lines
         self.oneLine = oneLine
-        literalBytes = literals.count
     }
 }
