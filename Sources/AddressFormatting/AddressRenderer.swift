@@ -93,45 +93,77 @@ final class AddressRenderer: Sendable {
         formatCount = formats.count
         fallbackLanguage = labels.languages.firstIndex(of: "en") ?? 0
         var encoded: [UInt8] = []
-        func add(_ json: String) -> Span {
+        /// Appends the pieces, strings quoted and escaped and literals as they are, as one span.
+        func add(_ pieces: EncodedPiece...) -> Span {
             let start = UInt32(encoded.count)
-            encoded.append(contentsOf: json.utf8)
+            for piece in pieces {
+                switch piece {
+                case .literal(let text): encoded.append(contentsOf: text.utf8)
+                case .string(let text): JSONWriter.appendString(text, to: &encoded)
+                }
+            }
             return Span(start: start, count: UInt32(encoded.count) - start)
         }
-        func quoted(_ text: String) -> String {
-            JSONWriter.string(.string(text))
+        func warning(_ code: String, _ field: AddressField, _ message: String) -> Span {
+            add(
+                .literal("{\"code\":"), .string(code), .literal(",\"field\":"), .string(field.rawValue),
+                .literal(",\"message\":"), .string(message), .literal("}"))
         }
-        func warning(_ code: String, _ field: AddressField, _ message: String) -> String {
-            "{\"code\":\(quoted(code)),\"field\":\(quoted(field.rawValue)),\"message\":\(quoted(message))}"
-        }
+        let formatMembers = formats.map { add(.literal(",\"format\":"), .string($0.key)) }
         var languageTexts: [EncodedLanguage] = []
         var formatTexts: [EncodedFormat] = []
         var fieldLabels: [FormatLabels] = []
+        formatTexts.reserveCapacity(labels.languages.count * formats.count)
         for language in labels.languages {
             var texts = EncodedLanguage()
-            texts.langMember = add(",\"lang\":" + quoted(language))
-            texts.quoted = add(quoted(language))
+            texts.langMember = add(.literal(",\"lang\":"), .string(language))
+            texts.quoted = add(.string(language))
             texts.countryField = add(
-                "{\"field\":\"country\",\"label\":" + quoted(labels.text("address.field.country", language: language)))
+                .literal("{\"field\":\"country\",\"label\":"),
+                .string(labels.text("address.field.country", language: language)))
             texts.writesArabic = ArabicScript.writes(language: language)
             languageTexts.append(texts)
-            let regionUnknown = labels.text("address.warning.region_unknown", language: language)
-            for format in formats {
+            let regionUnknown = warning(
+                "region_unknown", .region, labels.text("address.warning.region_unknown", language: language))
+            // Formats share label keys and example codes: each text is worded and encoded once per language.
+            var fieldTexts: [FieldLabelKey: (label: String, field: Span, missing: Span)] = [:]
+            var postalCodeWarnings: [String: Span] = [:]
+            for (index, format) in formats.enumerated() {
                 var entry = EncodedFormat()
                 var labelTexts = FieldMap<String>()
-                entry.formatMember = add(",\"format\":" + quoted(format.key))
+                entry.formatMember = formatMembers[index]
                 for field in format.fields {
-                    let label = labels.text(format.labelKeys[field]!, language: language)
-                    labelTexts[field] = label
-                    entry.field[field] = add("{\"field\":\(quoted(field.rawValue)),\"label\":\(quoted(label))")
-                    let missing = labels.text("address.warning.missing_required", language: language, ["field": label])
-                    entry.missingRequired[field] = add(warning("missing_required", field, missing))
+                    let key = FieldLabelKey(field: field, labelKey: format.labelKeys[field]!)
+                    let texts: (label: String, field: Span, missing: Span)
+                    if let known = fieldTexts[key] {
+                        texts = known
+                    } else {
+                        let label = labels.text(key.labelKey, language: language)
+                        let missing = labels.text(
+                            "address.warning.missing_required", language: language, ["field": label])
+                        texts = (
+                            label,
+                            add(
+                                .literal("{\"field\":"), .string(field.rawValue), .literal(",\"label\":"),
+                                .string(label)),
+                            warning("missing_required", field, missing)
+                        )
+                        fieldTexts[key] = texts
+                    }
+                    labelTexts[field] = texts.label
+                    entry.field[field] = texts.field
+                    entry.missingRequired[field] = texts.missing
                 }
-                let postalCodeFormat = labels.text(
-                    "address.warning.postal_code_format", language: language,
-                    ["example": format.examplePostalCode ?? ""])
-                entry.postalCodeFormat = add(warning("postal_code_format", .postalCode, postalCodeFormat))
-                entry.regionUnknown = add(warning("region_unknown", .region, regionUnknown))
+                let example = format.examplePostalCode ?? ""
+                if let known = postalCodeWarnings[example] {
+                    entry.postalCodeFormat = known
+                } else {
+                    let message = labels.text(
+                        "address.warning.postal_code_format", language: language, ["example": example])
+                    entry.postalCodeFormat = warning("postal_code_format", .postalCode, message)
+                    postalCodeWarnings[example] = entry.postalCodeFormat
+                }
+                entry.regionUnknown = regionUnknown
                 formatTexts.append(entry)
                 fieldLabels.append(FormatLabels(labelTexts))
             }
@@ -140,6 +172,18 @@ final class AddressRenderer: Sendable {
         self.formatTexts = formatTexts
         self.fieldLabels = fieldLabels
         self.encoded = encoded
+    }
+
+    /// A piece of an encoded text: JSON as it is, or a string to quote.
+    private enum EncodedPiece {
+        case literal(String)
+        case string(String)
+    }
+
+    /// A field with its format's label key: what its label and `missing_required` warning depend on.
+    private struct FieldLabelKey: Hashable {
+        let field: AddressField
+        let labelKey: String
     }
 
     /// The index of `language`'s texts (a served language); English's when it has no table.

@@ -1,6 +1,7 @@
 /// A layout's line templates and one-line form compiled at load into plain steps over field ordinals and literal
-/// bytes, so rendering an address copies bytes instead of walking `LineTemplate.Part`s and building Strings.
-struct LayoutProgram: Sendable {
+/// bytes, so rendering an address copies bytes instead of walking `LineTemplate.Part`s and building Strings. A
+/// class: a request takes its program with one retain.
+final class LayoutProgram: Sendable {
     /// One step: a field (by `AddressField.ordinal`) or a literal separator, or the end of a template.
     struct Step: Sendable {
         enum Kind: UInt8, Sendable {
