@@ -23,6 +23,8 @@ final class AddressFormat: Sendable {
     let dropWhenEqual: [(dropped: AddressField, kept: AddressField)]
     /// The example address as written in the data, in field order.
     let example: [(field: AddressField, value: String)]
+    /// `example` as the members of a JSON object (`"street":"Herengracht","houseNumber":"573"`).
+    let encodedExample: [UInt8]
 
     private static let members: Set<WireName> = Set(
         [
@@ -152,6 +154,14 @@ final class AddressFormat: Sendable {
             example.append((field, text))
         }
         self.example = example
+        var encodedExample: [UInt8] = []
+        for (index, (field, value)) in example.enumerated() {
+            if index > 0 { encodedExample.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(field.rawValue, to: &encodedExample)
+            encodedExample.append(UInt8(ascii: ":"))
+            JSONWriter.appendString(value, to: &encodedExample)
+        }
+        self.encodedExample = encodedExample
         if let rule = postalCode {
             guard let code = example.first(where: { $0.field == .postalCode })?.value else {
                 throw fail("example.postalCode", "is required when the format has a postal-code rule")

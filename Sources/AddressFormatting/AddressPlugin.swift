@@ -95,53 +95,14 @@ public struct AddressPlugin: FormatterPlugin {
         let (layout, isLatin, arabic) = format.layout(describing: language)
         let viewer = try viewerRegion(request, locale: locale)
         let countryName = territories.name(country, locale: locale)
-        let languageIndex = renderer.languageIndex(locale.language)
-        let fieldLabels = renderer.fieldLabels(format: index, language: languageIndex)
         var exampleValues = FieldMap<String>()
         for (field, value) in format.example { exampleValues[field] = value }
         var exampleInput = AddressInput(values: exampleValues, country: country, language: language)
         let example = renderer.prepare(&exampleInput, format: format)
-        response.member("lang", locale.language)
-        response.member("country", country)
-        response.member("countryName", countryName)
-        response.member("format", format.key)
-        response.array("fields") { fields in
-            for field in layout.fields {
-                fields.objectElement { object in
-                    object.member("field", field.rawValue)
-                    object.member("label", fieldLabels[field]!)
-                    object.member("required", format.required.contains(field))
-                }
-            }
-            fields.objectElement { object in
-                object.member("field", "country")
-                object.member("label", renderer.countryLabel(languageIndex))
-                object.member("required", true)
-            }
-        }
-        if format.latin != nil {
-            response.member("layoutScript", isLatin ? "latin" : "local")
-        }
-        response.member("layout", layout.lines(arabic: arabic).map(\.source))
-        response.member("oneLine", layout.oneLine(arabic: arabic).source)
-        if let rule = format.postalCode {
-            response.object("postalCode") { postalCode in
-                postalCode.member("pattern", rule.pattern)
-                postalCode.member("example", format.examplePostalCode)
-            }
-        } else {
-            response.null("postalCode")
-        }
-        response.object("example") { object in
-            object.object("address") { address in
-                for (field, value) in format.example { address.member(named: field.rawValue, value) }
-                if let language { address.member("language", language.description) }
-                address.member("country", country)
-            }
-            renderer.writeExample(
-                exampleInput, example, language: languageIndex, countryName: countryName,
-                showCountry: viewer?.code != country, into: &object)
-        }
+        renderer.writeDescription(
+            format, formatIndex: index, language: renderer.languageIndex(locale.language), layout: layout,
+            isLatin: isLatin, arabic: arabic, countryName: countryName, example: exampleInput, example,
+            showCountry: viewer?.code != country, into: &response)
     }
 
     /// The viewer's region: `viewerRegion` when sent, else the locale's region; nil shows the country line.

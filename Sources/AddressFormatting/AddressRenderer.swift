@@ -37,8 +37,6 @@ final class AddressRenderer: Sendable {
     private let languageTexts: [EncodedLanguage]
     /// Per language, then per format (`language * formatCount + format`, formats as `FormatCatalog.ordered`).
     private let formatTexts: [EncodedFormat]
-    /// The label of each format's fields, per language and format as `formatTexts` (`addressFormat` lists them).
-    private let fieldLabels: [FormatLabels]
     /// The bytes `EncodedLanguage` and `EncodedFormat` point into.
     private let encoded: [UInt8]
     private let formatCount: Int
@@ -77,15 +75,6 @@ final class AddressRenderer: Sendable {
         var regionUnknown = Span()
     }
 
-    /// One format's field labels in one language; a class so that handing it to a request is one retain.
-    final class FormatLabels: Sendable {
-        let fieldLabels: FieldMap<String>
-
-        init(_ fieldLabels: FieldMap<String>) {
-            self.fieldLabels = fieldLabels
-        }
-    }
-
     /// The texts of `formats` (`FormatCatalog.ordered`) in every language with a label table.
     init(labels: LabelTable, formats: [AddressFormat]) {
         self.labels = labels
@@ -112,7 +101,6 @@ final class AddressRenderer: Sendable {
         let formatMembers = formats.map { add(.literal(",\"format\":"), .string($0.key)) }
         var languageTexts: [EncodedLanguage] = []
         var formatTexts: [EncodedFormat] = []
-        var fieldLabels: [FormatLabels] = []
         formatTexts.reserveCapacity(labels.languages.count * formats.count)
         for language in labels.languages {
             var texts = EncodedLanguage()
@@ -126,15 +114,14 @@ final class AddressRenderer: Sendable {
             let regionUnknown = warning(
                 "region_unknown", .region, labels.text("address.warning.region_unknown", language: language))
             // Formats share label keys and example codes: each text is worded and encoded once per language.
-            var fieldTexts: [FieldLabelKey: (label: String, field: Span, missing: Span)] = [:]
+            var fieldTexts: [FieldLabelKey: (field: Span, missing: Span)] = [:]
             var postalCodeWarnings: [String: Span] = [:]
             for (index, format) in formats.enumerated() {
                 var entry = EncodedFormat()
-                var labelTexts = FieldMap<String>()
                 entry.formatMember = formatMembers[index]
                 for field in format.fields {
                     let key = FieldLabelKey(field: field, labelKey: format.labelKeys[field]!)
-                    let texts: (label: String, field: Span, missing: Span)
+                    let texts: (field: Span, missing: Span)
                     if let known = fieldTexts[key] {
                         texts = known
                     } else {
@@ -142,7 +129,6 @@ final class AddressRenderer: Sendable {
                         let missing = labels.text(
                             "address.warning.missing_required", language: language, ["field": label])
                         texts = (
-                            label,
                             add(
                                 .literal("{\"field\":"), .string(field.rawValue), .literal(",\"label\":"),
                                 .string(label)),
@@ -150,7 +136,6 @@ final class AddressRenderer: Sendable {
                         )
                         fieldTexts[key] = texts
                     }
-                    labelTexts[field] = texts.label
                     entry.field[field] = texts.field
                     entry.missingRequired[field] = texts.missing
                 }
@@ -165,12 +150,10 @@ final class AddressRenderer: Sendable {
                 }
                 entry.regionUnknown = regionUnknown
                 formatTexts.append(entry)
-                fieldLabels.append(FormatLabels(labelTexts))
             }
         }
         self.languageTexts = languageTexts
         self.formatTexts = formatTexts
-        self.fieldLabels = fieldLabels
         self.encoded = encoded
     }
 
@@ -189,16 +172,6 @@ final class AddressRenderer: Sendable {
     /// The index of `language`'s texts (a served language); English's when it has no table.
     func languageIndex(_ language: String) -> Int {
         languages.firstIndex(of: language) ?? fallbackLanguage
-    }
-
-    /// The field labels of the format at `index` in `FormatCatalog.ordered`, in the language at `language`.
-    func fieldLabels(format index: Int, language: Int) -> FieldMap<String> {
-        fieldLabels[language * formatCount + index].fieldLabels
-    }
-
-    /// The label of the country field in the language at `language`.
-    func countryLabel(_ language: Int) -> String {
-        labels.text("address.field.country", language: languages[language])
     }
 
     // MARK: - Shown values and warnings
@@ -325,19 +298,64 @@ final class AddressRenderer: Sendable {
         }
     }
 
-    /// `lines` and `oneLine` of the example `addressFormat` shows, as `address` writes them.
-    func writeExample(
-        _ input: AddressInput, _ prepared: PreparedAddress, language: Int, countryName: String, showCountry: Bool,
+    /// The members of an `addressFormat` answer after the envelope: `lang`, `country`, `countryName`, `format`,
+    /// `fields` (of `layout`, with the country), `layoutScript` (where the format has a Latin layout), `layout`
+    /// and `oneLine` (`layout`'s, as Arabic script writes them when `arabic`), `postalCode` and `example` (the
+    /// example address as the data has it, and its lines and one-line form rendered as `address` would).
+    func writeDescription(
+        _ format: AddressFormat, formatIndex: Int, language: Int, layout: Layout, isLatin: Bool, arabic: Bool,
+        countryName: String, example input: AddressInput, _ prepared: PreparedAddress, showCountry: Bool,
         into response: inout ResponseWriter
     ) {
-        let viewerWritesArabic = languageTexts[language].writesArabic
         response.appendEncodedMembers { sink in
+            encoded.withUnsafeBufferPointer { encoded in
+                let languageTexts = languageTexts[language]
+                let formatTexts = formatTexts[language * formatCount + formatIndex]
+                sink.append(encoded.span(languageTexts.langMember))
+                sink.append(",\"country\":")
+                sink.appendString(input.country)
+                sink.append(",\"countryName\":")
+                sink.appendString(countryName)
+                sink.append(encoded.span(formatTexts.formatMember))
+                sink.append(",\"fields\":[")
+                for field in layout.fields {
+                    sink.append(encoded.span(formatTexts.field[field]!))
+                    sink.append(
+                        format.requiredBits & 1 << field.ordinal != 0 ? ",\"required\":true}," : ",\"required\":false},"
+                    )
+                }
+                sink.append(encoded.span(languageTexts.countryField))
+                sink.append(",\"required\":true}]")
+                if format.latin != nil {
+                    sink.append(isLatin ? ",\"layoutScript\":\"latin\"" : ",\"layoutScript\":\"local\"")
+                }
+                layout.program(arabic: arabic).description.withUnsafeBufferPointer { sink.append($0) }
+                if let rule = format.postalCode {
+                    sink.append(",\"postalCode\":{\"pattern\":")
+                    sink.appendString(rule.pattern)
+                    sink.append(",\"example\":")
+                    if let code = format.examplePostalCode { sink.appendString(code) } else { sink.append("null") }
+                    sink.append(0x7D)
+                } else {
+                    sink.append(",\"postalCode\":null")
+                }
+                sink.append(",\"example\":{\"address\":{")
+                format.encodedExample.withUnsafeBufferPointer { sink.append($0) }
+                if let language = input.language {
+                    sink.append(",\"language\":")
+                    sink.appendString(language.description)
+                }
+                sink.append(",\"country\":")
+                sink.appendString(input.country)
+                sink.append(0x7D)
+            }
             withValues(input, prepared, countryName: countryName, textLanguage: "") { values in
                 _ = writeLines(values, prepared, input: input, countryLine: showCountry, into: &sink)
                 writeOneLine(
-                    values, prepared, input: input, countryJoiner: showCountry, viewerWritesArabic: viewerWritesArabic,
-                    into: &sink)
+                    values, prepared, input: input, countryJoiner: showCountry,
+                    viewerWritesArabic: languageTexts[language].writesArabic, into: &sink)
             }
+            sink.append(0x7D)
         }
     }
 
