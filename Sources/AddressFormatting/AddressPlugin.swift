@@ -120,10 +120,16 @@ public struct AddressPlugin: FormatterPlugin {
         var countryValue: JSONValue?
         var languageValue: JSONValue?
         for member in object.object {
-            guard let field = AddressField.named(member.key) else {
-                if member.key.hasSameBytes(as: "country") {
+            var key = member.key
+            let named = key.withUTF8 { key -> AddressMember? in
+                if let field = AddressField.named(utf8: key) { return .field(field) }
+                if key.hasSameBytes(as: "country") { return .country }
+                return key.hasSameBytes(as: "language") ? .language : nil
+            }
+            guard case .field(let field)? = named else {
+                if case .country? = named {
                     countryValue = member.value
-                } else if member.key.hasSameBytes(as: "language") {
+                } else if case .language? = named {
                     languageValue = member.value
                 }
                 continue
@@ -154,6 +160,12 @@ public struct AddressPlugin: FormatterPlugin {
         case .some: language = try self.language(object)
         }
         return AddressInput(values: values, country: country, language: language)
+    }
+
+    /// The members of `address` a request reads.
+    private enum AddressMember {
+        case field(AddressField)
+        case country, language
     }
 
     /// A value as entered: trimmed; nil when nothing is left.

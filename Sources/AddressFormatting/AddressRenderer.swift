@@ -235,7 +235,8 @@ final class AddressRenderer: Sendable {
     /// The members of an `address` answer after the envelope: `lang`, `country`, `format`, `lines`, `linesLang`,
     /// `oneLine`, `fields` and `warnings`.
     func writeAddress(
-        _ input: AddressInput, _ prepared: PreparedAddress, format: AddressFormat, formatIndex: Int, language: Int,
+        _ input: borrowing AddressInput, _ prepared: PreparedAddress, format: AddressFormat, formatIndex: Int,
+        language: Int,
         countryName: String, showCountry: Bool, into response: inout ResponseWriter
     ) {
         let textLanguage = input.textLanguage
@@ -304,7 +305,7 @@ final class AddressRenderer: Sendable {
     /// example address as the data has it, and its lines and one-line form rendered as `address` would).
     func writeDescription(
         _ format: AddressFormat, formatIndex: Int, language: Int, layout: Layout, isLatin: Bool, arabic: Bool,
-        countryName: String, example input: AddressInput, _ prepared: PreparedAddress, showCountry: Bool,
+        countryName: String, example input: borrowing AddressInput, _ prepared: PreparedAddress, showCountry: Bool,
         into response: inout ResponseWriter
     ) {
         response.appendEncodedMembers { sink in
@@ -362,7 +363,7 @@ final class AddressRenderer: Sendable {
     /// `,"lines":[…]`: each template with its present values, trimmed, a line for each line of a value that has
     /// several, empty lines left out; then the country's name when `countryLine` is set. Returns how many.
     private func writeLines(
-        _ values: borrowing ShownValues, _ prepared: PreparedAddress, input: AddressInput, countryLine: Bool,
+        _ values: borrowing ShownValues, _ prepared: PreparedAddress, input: borrowing AddressInput, countryLine: Bool,
         into sink: inout ByteSink
     ) -> Int {
         let program = prepared.layout.program(arabic: prepared.arabic)
@@ -474,7 +475,8 @@ final class AddressRenderer: Sendable {
     /// (`، ` in Arabic script); then the country's name when `countryJoiner` is set, after `, ` (or `، ` when both
     /// the text and the viewer's language are Arabic script).
     private func writeOneLine(
-        _ values: borrowing ShownValues, _ prepared: PreparedAddress, input: AddressInput, countryJoiner: Bool,
+        _ values: borrowing ShownValues, _ prepared: PreparedAddress, input: borrowing AddressInput,
+        countryJoiner: Bool,
         viewerWritesArabic: Bool, into sink: inout ByteSink
     ) {
         let program = prepared.layout.program(arabic: prepared.arabic)
@@ -536,7 +538,7 @@ final class AddressRenderer: Sendable {
     private static let arabicComma = "\(ArabicScript.comma) "
 
     /// The shown values without the hidden one, for the careful path.
-    private func visibleValues(_ input: AddressInput, _ prepared: PreparedAddress) -> FieldMap<String> {
+    private func visibleValues(_ input: borrowing AddressInput, _ prepared: PreparedAddress) -> FieldMap<String> {
         var values = input.values
         if let hidden = prepared.hidden { values[hidden] = nil }
         return values
@@ -545,7 +547,7 @@ final class AddressRenderer: Sendable {
     /// Copies the shown values, the country's name and the text's language into one buffer on the stack (the
     /// heap past the stack's safe size) for `body`.
     private func withValues<Result>(
-        _ input: AddressInput, _ prepared: PreparedAddress, countryName: String, textLanguage: String,
+        _ input: borrowing AddressInput, _ prepared: PreparedAddress, countryName: String, textLanguage: String,
         _ body: (borrowing ShownValues) -> Result
     ) -> Result {
         var total = countryName.utf8.count + textLanguage.utf8.count + 2

@@ -114,6 +114,15 @@ struct BytePattern: Sendable {
 
     /// Runs the program over the whole text: true on a match (with `slots` filled), false on none, nil past a limit.
     private func run(_ text: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<Int32>) -> Bool? {
+        program.withUnsafeBufferPointer { program in
+            sets.withUnsafeBufferPointer { sets in run(text, slots, program: program, sets: sets) }
+        }
+    }
+
+    private func run(
+        _ text: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<Int32>,
+        program: UnsafeBufferPointer<Instruction>, sets: UnsafeBufferPointer<ByteSet>
+    ) -> Bool? {
         // Each entry is a branch to resume (pc, position) or a capture to restore (-1 - slot, old value).
         withUnsafeTemporaryAllocation(of: (Int32, Int32).self, capacity: Self.maximumStack) { stack -> Bool? in
             var depth = 0
