@@ -217,6 +217,7 @@ final class AddressRenderer: Sendable {
         var second = second
         let ascii = first.withUTF8 { left in
             second.withUTF8 { right -> Bool? in
+                if left.count == right.count, left.hasSameBytes(as: right) { return true }
                 guard !left.contains(where: { $0 >= 0x80 }), !right.contains(where: { $0 >= 0x80 }) else { return nil }
                 guard left.count == right.count else { return false }
                 for index in 0..<left.count where left[index] != right[index] {
@@ -239,18 +240,16 @@ final class AddressRenderer: Sendable {
         language: Int,
         countryName: String, showCountry: Bool, into response: inout ResponseWriter
     ) {
-        let textLanguage = input.textLanguage
-        response.appendEncodedMembers { sink in
-            withValues(input, prepared, countryName: countryName, textLanguage: textLanguage) { values in
+        withValues(input, prepared, countryName: countryName, textLanguage: input.textLanguage) { values in
+            response.appendEncodedMembers { sink in
                 encoded.withUnsafeBufferPointer { encoded in
                     let languageTexts = languageTexts[language]
                     let formatTexts = formatTexts[language * formatCount + formatIndex]
                     sink.append(encoded.span(languageTexts.langMember))
                     sink.append(",\"country\":")
-                    sink.appendString(input.country)
+                    sink.appendString(values.country)
                     sink.append(encoded.span(formatTexts.formatMember))
-                    let lineCount = writeLines(
-                        values, prepared, input: input, countryLine: showCountry, into: &sink)
+                    let lineCount = writeLines(values, prepared, countryLine: showCountry, into: &sink)
                     sink.append(",\"linesLang\":[")
                     let entered = showCountry ? lineCount - 1 : lineCount
                     for line in 0..<entered {
@@ -263,8 +262,8 @@ final class AddressRenderer: Sendable {
                     }
                     sink.append(0x5D)
                     writeOneLine(
-                        values, prepared, input: input, countryJoiner: showCountry,
-                        viewerWritesArabic: languageTexts.writesArabic, into: &sink)
+                        values, prepared, countryJoiner: showCountry, viewerWritesArabic: languageTexts.writesArabic,
+                        into: &sink)
                     sink.append(",\"fields\":[")
                     for field in prepared.layout.fields {
                         guard let value = values.value(field.ordinal) else { continue }
@@ -351,9 +350,9 @@ final class AddressRenderer: Sendable {
                 sink.append(0x7D)
             }
             withValues(input, prepared, countryName: countryName, textLanguage: "") { values in
-                _ = writeLines(values, prepared, input: input, countryLine: showCountry, into: &sink)
+                _ = writeLines(values, prepared, countryLine: showCountry, into: &sink)
                 writeOneLine(
-                    values, prepared, input: input, countryJoiner: showCountry,
+                    values, prepared, countryJoiner: showCountry,
                     viewerWritesArabic: languageTexts[language].writesArabic, into: &sink)
             }
             sink.append(0x7D)
@@ -363,7 +362,7 @@ final class AddressRenderer: Sendable {
     /// `,"lines":[…]`: each template with its present values, trimmed, a line for each line of a value that has
     /// several, empty lines left out; then the country's name when `countryLine` is set. Returns how many.
     private func writeLines(
-        _ values: borrowing ShownValues, _ prepared: PreparedAddress, input: borrowing AddressInput, countryLine: Bool,
+        _ values: borrowing ShownValues, _ prepared: PreparedAddress, countryLine: Bool,
         into sink: inout ByteSink
     ) -> Int {
         let program = prepared.layout.program(arabic: prepared.arabic)
@@ -382,7 +381,7 @@ final class AddressRenderer: Sendable {
                     case .careful:
                         sink.rollBack(to: start)
                         lineCount = Self.writeCarefully(
-                            program.lines[line], values: visibleValues(input, prepared), lineCount: lineCount,
+                            program.lines[line], values: values.visibleStrings(), lineCount: lineCount,
                             into: &sink)
                     }
                 }
@@ -475,7 +474,7 @@ final class AddressRenderer: Sendable {
     /// (`، ` in Arabic script); then the country's name when `countryJoiner` is set, after `, ` (or `، ` when both
     /// the text and the viewer's language are Arabic script).
     private func writeOneLine(
-        _ values: borrowing ShownValues, _ prepared: PreparedAddress, input: borrowing AddressInput,
+        _ values: borrowing ShownValues, _ prepared: PreparedAddress,
         countryJoiner: Bool,
         viewerWritesArabic: Bool, into sink: inout ByteSink
     ) {
@@ -501,7 +500,7 @@ final class AddressRenderer: Sendable {
                     // A value of several lines, or one `PlainText.trimmed` would change: as the definition says.
                     var shown: String?
                     if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd {
-                        let text = Self.oneLineText(input.values[AddressField.allCases[ordinal]] ?? "", comma: comma)
+                        let text = Self.oneLineText(String(decoding: value, as: UTF8.self), comma: comma)
                         guard !text.isEmpty else { continue }
                         shown = text
                     }
@@ -537,25 +536,19 @@ final class AddressRenderer: Sendable {
 
     private static let arabicComma = "\(ArabicScript.comma) "
 
-    /// The shown values without the hidden one, for the careful path.
-    private func visibleValues(_ input: borrowing AddressInput, _ prepared: PreparedAddress) -> FieldMap<String> {
-        var values = input.values
-        if let hidden = prepared.hidden { values[hidden] = nil }
-        return values
-    }
-
     /// Copies the shown values, the country's name and the text's language into one buffer on the stack (the
     /// heap past the stack's safe size) for `body`.
     private func withValues<Result>(
         _ input: borrowing AddressInput, _ prepared: PreparedAddress, countryName: String, textLanguage: String,
         _ body: (borrowing ShownValues) -> Result
     ) -> Result {
-        var total = countryName.utf8.count + textLanguage.utf8.count + 2
+        var total = countryName.utf8.count + textLanguage.utf8.count + 2 + input.country.utf8.count
         for field in AddressField.allCases { total += input.values[field]?.utf8.count ?? 0 }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
             withUnsafeTemporaryAllocation(of: ShownValues.Entry.self, capacity: ShownValues.fieldCount) { entries in
                 let values = ShownValues(
-                    input.values, hidden: prepared.hidden, countryName: countryName, textLanguage: textLanguage,
+                    input.values, hidden: prepared.hidden, country: input.country, countryName: countryName,
+                    textLanguage: textLanguage,
                     buffer: buffer, entries: entries)
                 return body(values)
             }
@@ -585,6 +578,8 @@ struct ShownValues: ~Copyable {
     let entries: UnsafeMutableBufferPointer<Entry>
     private let bytes: UnsafeMutableBufferPointer<UInt8>
     private let hidden: Int
+    /// The address's country code.
+    let country: UnsafeBufferPointer<UInt8>
     /// The country's name, as entered values are.
     let countryName: UnsafeBufferPointer<UInt8>
     let countryNeedsEscape: Bool
@@ -592,7 +587,7 @@ struct ShownValues: ~Copyable {
     let textLanguage: UnsafeBufferPointer<UInt8>
 
     init(
-        _ values: FieldMap<String>, hidden: AddressField?, countryName: String, textLanguage: String,
+        _ values: FieldMap<String>, hidden: AddressField?, country: String, countryName: String, textLanguage: String,
         buffer: UnsafeMutableBufferPointer<UInt8>, entries: UnsafeMutableBufferPointer<Entry>
     ) {
         self.entries = entries
@@ -611,12 +606,9 @@ struct ShownValues: ~Copyable {
                     start: 0, count: 0, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
                 continue
             }
-            let utf8 = UnsafeBufferPointer(rebasing: buffer[range])
-            entries[ordinal] = Entry(
-                start: Int32(range.lowerBound), count: Int32(range.count), lineBreak: Self.hasLineBreak(utf8),
-                needsEscape: ByteSink.needsEscape(utf8), cleanStart: PlainText.hasCleanStart(utf8),
-                cleanEnd: PlainText.hasCleanEnd(utf8))
+            entries[ordinal] = Self.entry(UnsafeBufferPointer(rebasing: buffer[range]), start: range.lowerBound)
         }
+        self.country = UnsafeBufferPointer(rebasing: buffer[Self.copy(country, to: buffer, at: &used)])
         self.countryName = UnsafeBufferPointer(rebasing: buffer[Self.copy(countryName, to: buffer, at: &used)])
         countryNeedsEscape = ByteSink.needsEscape(self.countryName)
         let quoteStart = used
@@ -650,11 +642,35 @@ struct ShownValues: ~Copyable {
         return UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.start + entry.count)])
     }
 
+    /// The values the lines and the one-line form show, as Strings, for the careful path.
+    func visibleStrings() -> FieldMap<String> {
+        var strings = FieldMap<String>()
+        for (ordinal, field) in AddressField.allCases.enumerated() {
+            if let value = visible(ordinal) { strings[field] = String(decoding: value, as: UTF8.self) }
+        }
+        return strings
+    }
+
     /// The field's value as the lines and the one-line form show it: nil for the hidden field and an empty value.
     func visible(_ ordinal: Int) -> UnsafeBufferPointer<UInt8>? {
         let entry = entries[ordinal]
         guard entry.count > 0, ordinal != hidden else { return nil }
         return UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.start + entry.count)])
+    }
+
+    /// A value's entry. Printable ASCII (most values) is told apart in one pass; other text is looked at for
+    /// each property.
+    private static func entry(_ utf8: UnsafeBufferPointer<UInt8>, start: Int) -> Entry {
+        let printable = !utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 >= 0x7F }
+        if printable {
+            return Entry(
+                start: Int32(start), count: Int32(utf8.count), lineBreak: false, needsEscape: false,
+                cleanStart: utf8[0] != 0x20, cleanEnd: utf8[utf8.count - 1] != 0x20)
+        }
+        return Entry(
+            start: Int32(start), count: Int32(utf8.count), lineBreak: hasLineBreak(utf8),
+            needsEscape: ByteSink.needsEscape(utf8), cleanStart: PlainText.hasCleanStart(utf8),
+            cleanEnd: PlainText.hasCleanEnd(utf8))
     }
 
     /// `PlainText.hasLineBreak` over UTF-8: U+000A–U+000D, U+0085 (`C2 85`), U+2028 and U+2029 (`E2 80 A8/A9`).
