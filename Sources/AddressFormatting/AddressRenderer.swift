@@ -49,6 +49,24 @@ final class AddressRenderer: Sendable {
         var count: UInt32 = 0
     }
 
+    /// A span for each field, inline (a `FieldMap` of spans takes half as much again for its optionals).
+    struct FieldSpans: Sendable {
+        private var spans = (Span(), Span(), Span(), Span(), Span(), Span(), Span(), Span(), Span(), Span())
+
+        subscript(field: AddressField) -> Span {
+            get {
+                withUnsafeBytes(of: spans) {
+                    $0.load(fromByteOffset: field.ordinal * MemoryLayout<Span>.stride, as: Span.self)
+                }
+            }
+            set {
+                withUnsafeMutableBytes(of: &spans) {
+                    $0.storeBytes(of: newValue, toByteOffset: field.ordinal * MemoryLayout<Span>.stride, as: Span.self)
+                }
+            }
+        }
+    }
+
     /// One language's encoded texts.
     private struct EncodedLanguage: Sendable {
         /// `,"lang":"nl"`.
@@ -66,9 +84,9 @@ final class AddressRenderer: Sendable {
         /// `,"format":"NL"`.
         var formatMember = Span()
         /// `{"field":"street","label":"Straat"` for each of the format's fields.
-        var field = FieldMap<Span>()
+        var field = FieldSpans()
         /// The whole `missing_required` warning object for each of the format's fields.
-        var missingRequired = FieldMap<Span>()
+        var missingRequired = FieldSpans()
         /// The whole `postal_code_format` warning object, with the example code.
         var postalCodeFormat = Span()
         /// The whole `region_unknown` warning object.
@@ -267,7 +285,7 @@ final class AddressRenderer: Sendable {
                     sink.append(",\"fields\":[")
                     for field in prepared.layout.fields {
                         guard let value = values.value(field.ordinal) else { continue }
-                        sink.append(encoded.span(formatTexts.field[field]!))
+                        sink.append(encoded.span(formatTexts.field[field]))
                         sink.append(",\"value\":\"")
                         sink.appendEscaped(value, escape: values.entries[field.ordinal].needsEscape)
                         sink.append("\",\"valueLang\":")
@@ -286,7 +304,7 @@ final class AddressRenderer: Sendable {
                         first = false
                         let span: Span
                         if values.value(field.ordinal) == nil {
-                            span = formatTexts.missingRequired[field]!
+                            span = formatTexts.missingRequired[field]
                         } else {
                             span = field == .postalCode ? formatTexts.postalCodeFormat : formatTexts.regionUnknown
                         }
@@ -319,7 +337,7 @@ final class AddressRenderer: Sendable {
                 sink.append(encoded.span(formatTexts.formatMember))
                 sink.append(",\"fields\":[")
                 for field in layout.fields {
-                    sink.append(encoded.span(formatTexts.field[field]!))
+                    sink.append(encoded.span(formatTexts.field[field]))
                     sink.append(
                         format.requiredBits & 1 << field.ordinal != 0 ? ",\"required\":true}," : ",\"required\":false},"
                     )
@@ -329,7 +347,14 @@ final class AddressRenderer: Sendable {
                 if format.latin != nil {
                     sink.append(isLatin ? ",\"layoutScript\":\"latin\"" : ",\"layoutScript\":\"local\"")
                 }
-                layout.program(arabic: arabic).description.withUnsafeBufferPointer { sink.append($0) }
+                let program = layout.program(arabic: arabic)
+                sink.append(",\"layout\":[")
+                for (index, line) in program.lines.enumerated() {
+                    if index > 0 { sink.append(0x2C) }
+                    sink.appendString(line.source)
+                }
+                sink.append("],\"oneLine\":")
+                sink.appendString(program.oneLine.source)
                 if let rule = format.postalCode {
                     sink.append(",\"postalCode\":{\"pattern\":")
                     sink.appendString(rule.pattern)

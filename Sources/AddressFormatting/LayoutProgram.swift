@@ -1,5 +1,3 @@
-import FmtCore
-
 /// A layout's line templates and one-line form compiled at load into plain steps over field ordinals and literal
 /// bytes, so rendering an address copies bytes instead of walking `LineTemplate.Part`s and building Strings. A
 /// class: a request takes its program with one retain.
@@ -10,18 +8,32 @@ final class LayoutProgram: Sendable {
             case field, separator, end
         }
 
+        /// For `separator`: its bytes in `literals`.
+        private(set) var start: UInt32 = 0
+        private(set) var count: UInt32 = 0
         let kind: Kind
         /// The field's ordinal for `field`.
-        var field: UInt8 = 0
+        private(set) var field: UInt8 = 0
+        private var flags: UInt8 = 0
+
+        init(kind: Kind, field: UInt8 = 0) {
+            self.kind = kind
+            self.field = field
+        }
+
+        init(separator start: Int, count: Int, punctuated: Bool, lineBreak: Bool, needsEscape: Bool) {
+            kind = .separator
+            self.start = UInt32(start)
+            self.count = UInt32(count)
+            flags = (punctuated ? 1 : 0) | (lineBreak ? 2 : 0) | (needsEscape ? 4 : 0)
+        }
+
         /// For `separator`: whether it carries more than spaces (`LineTemplate.Part.separator`).
-        var punctuated = false
+        var punctuated: Bool { flags & 1 != 0 }
         /// For `separator`: whether it holds a line break, which only the careful path splits.
-        var lineBreak = false
+        var lineBreak: Bool { flags & 2 != 0 }
         /// For `separator`: whether JSON escapes one of its bytes.
-        var needsEscape = false
-        /// For `separator`: its bytes in `literals`.
-        var start: UInt32 = 0
-        var count: UInt32 = 0
+        var needsEscape: Bool { flags & 4 != 0 }
 
         /// A separator's bytes.
         func text(in literals: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
@@ -38,8 +50,6 @@ final class LayoutProgram: Sendable {
     /// The templates, for the careful path (`LineTemplate.render`).
     let lines: [LineTemplate]
     let oneLine: LineTemplate
-    /// `,"layout":[…],"oneLine":"…"`: the templates as written, as `addressFormat` describes them.
-    let description: [UInt8]
 
     init(lines: [LineTemplate], oneLine: LineTemplate) {
         var steps: [Step] = []
@@ -52,13 +62,12 @@ final class LayoutProgram: Sendable {
                 case .field(let field):
                     steps.append(Step(kind: .field, field: UInt8(field.ordinal)))
                 case .separator(let text, let punctuated):
-                    let start = UInt32(literals.count)
-                    literals.append(contentsOf: text.utf8)
                     steps.append(
                         Step(
-                            kind: .separator, punctuated: punctuated, lineBreak: PlainText.hasLineBreak(text),
-                            needsEscape: text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }, start: start,
-                            count: UInt32(text.utf8.count)))
+                            separator: literals.count, count: text.utf8.count, punctuated: punctuated,
+                            lineBreak: PlainText.hasLineBreak(text),
+                            needsEscape: text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }))
+                    literals.append(contentsOf: text.utf8)
                 }
             }
             steps.append(Step(kind: .end))
@@ -68,13 +77,5 @@ final class LayoutProgram: Sendable {
         self.literals = literals
         self.lines = lines
         self.oneLine = oneLine
-        var description = Array(#","layout":["#.utf8)
-        for (index, line) in lines.enumerated() {
-            if index > 0 { description.append(UInt8(ascii: ",")) }
-            JSONWriter.appendString(line.source, to: &description)
-        }
-        description.append(contentsOf: #"],"oneLine":"#.utf8)
-        JSONWriter.appendString(oneLine.source, to: &description)
-        self.description = description
     }
 }

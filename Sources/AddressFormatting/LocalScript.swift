@@ -25,7 +25,8 @@ final class Layout: Sendable {
         arabicLines = lines.map { $0.replacingCommas(with: ArabicScript.comma) }
         arabicOneLine = oneLine.replacingCommas(with: ArabicScript.comma)
         program = LayoutProgram(lines: lines, oneLine: oneLine)
-        arabicProgram = LayoutProgram(lines: arabicLines, oneLine: arabicOneLine)
+        let sameInArabic = arabicLines == lines && arabicOneLine == oneLine
+        arabicProgram = sameInArabic ? program : LayoutProgram(lines: arabicLines, oneLine: arabicOneLine)
     }
 
     /// The compiled templates for text in Arabic script or in another.
