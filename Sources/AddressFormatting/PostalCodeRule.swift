@@ -2,8 +2,9 @@
 /// runs of spaces are collapsed to one and, when `uppercase` is set, letters are upper-cased; if `pattern`
 /// then matches the whole value, `format` rebuilds it from the groups (`$1 $2`; `{-$2}` only when group 2
 /// took part), else the value is shown as entered and flagged. A cleaned value longer than `maximumLength`,
-/// or one whose match ICU stops at its step limit, is flagged the same way: it was not confirmed.
-struct PostalCodeRule: Sendable {
+/// or one whose match ICU stops at its step limit, is flagged the same way: it was not confirmed. A class: a
+/// request takes its country's rule with one retain.
+final class PostalCodeRule: Sendable {
     static let maximumLength = AddressPlugin.maximumPostalCodeLength
 
     /// An ICU regular expression that must match the whole cleaned value.
