@@ -188,11 +188,11 @@ final class AddressFormat: Sendable {
     /// the text is Arabic script (decided the same way), which writes the layout's commas as `،`.
     func layout(for input: AddressInput) -> (layout: Layout, arabic: Bool) {
         guard let local, let latin else {
-            let arabic = input.language.map { ArabicScript.writes($0) }
+            let arabic = input.language?.writesArabic
             return (layout, arabic ?? ArabicScript.writes(input.values, deciding: layout.deciding))
         }
         if let language = input.language {
-            return (local.isLocal(language) ? layout : latin, ArabicScript.writes(language))
+            return (local.isLocal(language.tag) ? layout : latin, language.writesArabic)
         }
         if local.isLocal(input.values, deciding: layout.deciding) { return (layout, local.writesArabic) }
         return (latin, ArabicScript.writes(input.values, deciding: layout.deciding))
@@ -201,10 +201,10 @@ final class AddressFormat: Sendable {
     /// The layout `addressFormat` describes for `language`: the Latin one (`isLatin`) where the country has one
     /// and `language` is not local, else `layout` (the local one when `language` is absent); with whether
     /// `language` is Arabic script.
-    func layout(describing language: LanguageTag?) -> (layout: Layout, isLatin: Bool, arabic: Bool) {
+    func layout(describing language: EnteredLanguage?) -> (layout: Layout, isLatin: Bool, arabic: Bool) {
         guard let language else { return (layout, false, false) }
-        let arabic = ArabicScript.writes(language)
-        guard let local, let latin, !local.isLocal(language) else { return (layout, false, arabic) }
+        let arabic = language.writesArabic
+        guard let local, let latin, !local.isLocal(language.tag) else { return (layout, false, arabic) }
         return (latin, true, arabic)
     }
 

@@ -23,6 +23,8 @@ public struct AddressPlugin: FormatterPlugin {
     private let renderer: AddressRenderer
     private let resolver: LocaleResolver
     private let territories = TerritoryCache()
+    /// The language tags requests name for their text, by the text sent.
+    private let enteredLanguages = BoundedCache<WireName, EnteredLanguage>(limit: 1024)
     public let dataInfo: JSONObject
 
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
@@ -153,10 +155,10 @@ public struct AddressPlugin: FormatterPlugin {
         } else {
             country = try self.country(object, "country").code
         }
-        let language: LanguageTag?
+        let language: EnteredLanguage?
         switch languageValue {
         case nil, .null?: language = nil
-        case .string(let text)?: language = try Self.language(text, in: object)
+        case .string(let text)?: language = try self.language(text, in: object)
         case .some: language = try self.language(object)
         }
         return AddressInput(values: values, country: country, language: language)
@@ -175,9 +177,20 @@ public struct AddressPlugin: FormatterPlugin {
     }
 
     /// `address.language`: a well-formed BCP 47 tag of at most `maximumLanguageLength` bytes; blank is absent.
-    private func language(_ object: RequestFields) throws(CoreError) -> LanguageTag? {
+    private func language(_ object: RequestFields) throws(CoreError) -> EnteredLanguage? {
         guard let text = try object.string("language") else { return nil }
-        return try Self.language(text, in: object)
+        return try language(text, in: object)
+    }
+
+    /// `language(_:)` for the member's text: the tag and what the formats ask of it, remembered by the text
+    /// (a text longer than any tag with some blanks around it is read anew each time).
+    private func language(_ text: String, in object: RequestFields) throws(CoreError) -> EnteredLanguage? {
+        guard text.utf8.count <= 2 * Self.maximumLanguageLength else {
+            return try Self.language(text, in: object).map(EnteredLanguage.init)
+        }
+        return try enteredLanguages.value(for: WireName(text)) { () throws(CoreError) -> EnteredLanguage? in
+            try Self.language(text, in: object).map(EnteredLanguage.init)
+        }
     }
 
     /// `language(_:)` for the member's text.

@@ -5,11 +5,27 @@ struct AddressInput: Sendable {
     var values: FieldMap<String>
     var country: String
     /// `address.language`: the language the values are written in, when the caller says.
-    var language: LanguageTag? = nil
+    var language: EnteredLanguage? = nil
 
     /// The language of the entered text for `linesLang` and `valueLang`: `address.language`, else `und`.
     var textLanguage: String {
-        language?.description ?? "und"
+        language?.text ?? "und"
+    }
+}
+
+/// A language tag a request names for its text (`address.language`, `addressFormat`'s `language`), with what the
+/// formats ask of it worked out once: a plugin remembers one per distinct text sent.
+final class EnteredLanguage: Sendable {
+    let tag: LanguageTag
+    /// The tag as `linesLang` and `valueLang` write it (`ja-Latn`).
+    let text: String
+    /// Whether text in the language is Arabic script (`ArabicScript.writes`).
+    let writesArabic: Bool
+
+    init(_ tag: LanguageTag) {
+        self.tag = tag
+        text = tag.description
+        writesArabic = ArabicScript.writes(tag)
     }
 }
 
@@ -368,7 +384,7 @@ final class AddressRenderer: Sendable {
                 format.encodedExample.withUnsafeBufferPointer { sink.append($0) }
                 if let language = input.language {
                     sink.append(",\"language\":")
-                    sink.appendString(language.description)
+                    sink.appendString(language.text)
                 }
                 sink.append(",\"country\":")
                 sink.appendString(input.country)

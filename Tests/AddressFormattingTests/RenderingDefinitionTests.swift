@@ -42,6 +42,7 @@ import Testing
             }
             let country = Self.countries[random.next(Self.countries.count)]
             let language = Self.languages[random.next(Self.languages.count)].flatMap { LanguageTag(parsing: $0) }
+                .map(EnteredLanguage.init)
             try check(
                 values, country: country, language: language, viewerLanguage: random.next(labels.languages.count),
                 random.next(2) == 0)
@@ -49,7 +50,8 @@ import Testing
     }
 
     func check(
-        _ values: FieldMap<String>, country: String, language: LanguageTag?, viewerLanguage: Int, _ showCountry: Bool
+        _ values: FieldMap<String>, country: String, language: EnteredLanguage?, viewerLanguage: Int,
+        _ showCountry: Bool
     ) throws {
         let index = catalog.index(of: country)
         let format = catalog.ordered[index]
@@ -84,7 +86,7 @@ import Testing
             let joiner = prepared.arabic && viewerArabic ? "\u{060C} " : ", "
             oneLine = oneLine.isEmpty ? countryName : oneLine + joiner + countryName
         }
-        let context = "\(country) \(language?.description ?? "-") \(values)"
+        let context = "\(country) \(language?.text ?? "-") \(values)"
         #expect(answer["lines"] == JSONValue(lines), "\(context)")
         #expect(answer["oneLine"] == .string(oneLine), "\(context)")
         let fields =
