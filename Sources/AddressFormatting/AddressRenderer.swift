@@ -246,23 +246,55 @@ final class AddressRenderer: Sendable {
 
     /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII text byte by
     /// byte, other text lower-cased.
-    private static func sameText(_ first: String, _ second: String) -> Bool {
+    static func sameText(_ first: String, _ second: String) -> Bool {
         var first = first
         var second = second
-        let ascii = first.withUTF8 { left in
+        let folded = first.withUTF8 { left in
             second.withUTF8 { right -> Bool? in
                 if left.count == right.count, left.hasSameBytes(as: right) { return true }
-                guard !left.contains(where: { $0 >= 0x80 }), !right.contains(where: { $0 >= 0x80 }) else { return nil }
-                guard left.count == right.count else { return false }
-                for index in 0..<left.count where left[index] != right[index] {
-                    let folded = left[index] | 0x20
-                    guard folded == right[index] | 0x20, (0x61...0x7A).contains(folded) else { return false }
-                }
-                return true
+                return Self.latinFoldedEqual(left, right)
             }
         }
-        if let ascii { return ascii }
+        if let folded { return folded }
         return first == second || first.lowercased() == second.lowercased()
+    }
+
+    /// Whether two texts of ASCII and Latin-1 letters (U+00C0–U+00FF, precomposed, so each text is its own NFC)
+    /// are equal lower-cased, as `lowercased()` maps them: `A`–`Z` and U+00C0–U+00DE but U+00D7 to the letter
+    /// 0x20 above; nil when either text has anything else (a mark after a letter can make unequal scalars
+    /// equal text, so a difference counts only once both texts are known to be covered).
+    private static func latinFoldedEqual(
+        _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
+    ) -> Bool? {
+        func next(_ text: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> UInt32? {
+            let byte = text[index]
+            if byte < 0x80 {
+                index += 1
+                return (0x41...0x5A).contains(byte) ? UInt32(byte) + 0x20 : UInt32(byte)
+            }
+            guard byte == 0xC3, index + 1 < text.count, (0x80...0xBF).contains(text[index + 1]) else { return nil }
+            let scalar = 0xC0 + UInt32(text[index + 1] - 0x80)
+            index += 2
+            return (0xC0...0xDE).contains(scalar) && scalar != 0xD7 ? scalar + 0x20 : scalar
+        }
+        var leftIndex = 0
+        var rightIndex = 0
+        var equal = true
+        while leftIndex < left.count, rightIndex < right.count {
+            guard let one = next(left, &leftIndex), let other = next(right, &rightIndex) else { return nil }
+            equal = equal && one == other
+        }
+        var rest = leftIndex < left.count ? left : right
+        var index = leftIndex < left.count ? leftIndex : rightIndex
+        if leftIndex >= left.count && rightIndex >= right.count {
+            rest = left
+            index = left.count
+        }
+        let longer = index < rest.count
+        while index < rest.count {
+            guard next(rest, &index) != nil else { return nil }
+        }
+        return equal && !longer
     }
 
     // MARK: - Writing
@@ -666,13 +698,7 @@ struct ShownValues: ~Copyable {
         _ text: String, to buffer: UnsafeMutableBufferPointer<UInt8>, at used: inout Int
     ) -> Range<Int> {
         let start = used
-        var text = text
-        text.withUTF8 { utf8 in
-            if let base = utf8.baseAddress, utf8.count > 0 {
-                (buffer.baseAddress! + start).update(from: base, count: utf8.count)
-            }
-        }
-        used += text.utf8.count
+        used += UnsafeMutableBufferPointer(rebasing: buffer[start...]).initialize(from: text.utf8).1
         return start..<used
     }
 

@@ -95,6 +95,30 @@ import Testing
         #expect(answer["linesLang"]?.arrayValue?.count == lines.count, "\(context)")
     }
 
+    /// `dropWhenEqual` compares shown values ignoring case; over bytes for ASCII and Latin-1 letters, which must
+    /// agree with comparing `lowercased()` text.
+    @Test func equalTextIgnoringCaseIsWhatLowercasingGives() {
+        let pieces = [
+            "a", "A", "z", "Z", "@", "[", "`", "{", "É", "é", "À", "à", "Þ", "þ", "ß", "ÿ", "Ÿ", "×", "÷", "Ø", "ø",
+            "e\u{301}", "E\u{301}", "\u{301}", "İ", "i", "Σ", "σ", "ς", "ｘ", "Ｘ", " ", "-", "1",
+        ]
+        var random = SplitMix(seed: 7)
+        for _ in 0..<20000 {
+            var first = ""
+            var second = ""
+            for _ in 0...random.next(3) {
+                let piece = pieces[random.next(pieces.count)]
+                first += piece
+                // Mostly the same letter in another case, so equal texts are common.
+                second += random.next(3) == 0 ? pieces[random.next(pieces.count)] : piece.uppercased()
+            }
+            let reference = first == second || first.lowercased() == second.lowercased()
+            #expect(
+                AddressRenderer.sameText(first, second) == reference,
+                "\(first.debugDescription) \(second.debugDescription)")
+        }
+    }
+
     /// `Character.isWhitespace` trimmed off both ends: the definition `PlainText.trimmed` stands in for.
     static func trimmed(_ text: Substring) -> String {
         guard let first = text.firstIndex(where: { !$0.isWhitespace }),
