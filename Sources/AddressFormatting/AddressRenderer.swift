@@ -552,7 +552,6 @@ final class AddressRenderer: Sendable {
         viewerWritesArabic: Bool, into sink: inout ByteSink
     ) {
         let program = prepared.layout.program(arabic: prepared.arabic)
-        let comma = prepared.arabic ? Self.arabicComma : ", "
         sink.append(",\"oneLine\":\"")
         var wroteAny = false
         program.steps.withUnsafeBufferPointer { steps in
@@ -573,7 +572,8 @@ final class AddressRenderer: Sendable {
                     // A value of several lines, or one `PlainText.trimmed` would change: as the definition says.
                     var shown: String?
                     if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd {
-                        let text = Self.oneLineText(String(decoding: value, as: UTF8.self), comma: comma)
+                        let text = Self.oneLineText(
+                            String(decoding: value, as: UTF8.self), comma: prepared.arabic ? Self.arabicComma : ", ")
                         guard !text.isEmpty else { continue }
                         shown = text
                     }
