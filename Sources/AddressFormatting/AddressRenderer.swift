@@ -446,16 +446,28 @@ final class AddressRenderer: Sendable {
                 var index = 0
                 for line in 0..<program.lines.count {
                     let start = sink.position
-                    let outcome = Self.writeLine(
-                        steps, from: &index, literals: literals, values: values, comma: lineCount > 0, into: &sink)
+                    // Where a value needs care, the line is looked at first, so a long one is not written twice.
+                    let lineStart = index
+                    var outcome = LineOutcome.empty
+                    if values.needsCare {
+                        outcome = Self.writeLine(
+                            steps, from: &index, literals: literals, values: values, comma: false, write: false,
+                            into: &sink)
+                    }
+                    if case .careful = outcome {
+                    } else {
+                        index = lineStart
+                        outcome = Self.writeLine(
+                            steps, from: &index, literals: literals, values: values, comma: lineCount > 0, into: &sink)
+                    }
                     switch outcome {
                     case .empty: break
                     case .written: lineCount += 1
-                    case .careful:
+                    case .careful(let lineBreak):
                         sink.rollBack(to: start)
                         lineCount = Self.writeCarefully(
-                            program.lines[line], values: values.visibleStrings(), lineCount: lineCount,
-                            into: &sink)
+                            program.lines[line], values: values.visibleStrings(), lineBreak: lineBreak,
+                            lineCount: lineCount, into: &sink)
                     }
                 }
             }
@@ -474,7 +486,7 @@ final class AddressRenderer: Sendable {
     private enum LineOutcome {
         case empty, written
         /// The line has a line break or an end whose trimming needs grapheme clusters: `writeCarefully` decides.
-        case careful
+        case careful(lineBreak: Bool)
     }
 
     /// Writes one line's values with the strongest separator between each two (`LineTemplate.render`), as a JSON
@@ -483,7 +495,8 @@ final class AddressRenderer: Sendable {
     /// whitespace (`ShownValues.Entry.cleanStart`, `cleanEnd`): the values' ends are the line's ends.
     private static func writeLine(
         _ steps: UnsafeBufferPointer<LayoutProgram.Step>, from index: inout Int,
-        literals: UnsafeBufferPointer<UInt8>, values: borrowing ShownValues, comma: Bool, into sink: inout ByteSink
+        literals: UnsafeBufferPointer<UInt8>, values: borrowing ShownValues, comma: Bool, write: Bool = true,
+        into sink: inout ByteSink
     ) -> LineOutcome {
         var separator = -1
         var first = -1
@@ -503,29 +516,32 @@ final class AddressRenderer: Sendable {
                 if separator >= 0 {
                     let literal = steps[separator]
                     careful = careful || literal.lineBreak
-                    sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
+                    if write { sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape) }
                 }
             } else {
-                if comma { sink.append(0x2C) }
-                sink.append(0x22)
+                if comma && write { sink.append(0x2C) }
+                if write { sink.append(0x22) }
                 first = ordinal
             }
             careful = careful || values.entries[ordinal].lineBreak
-            sink.appendEscaped(value, escape: values.entries[ordinal].needsEscape)
+            if write { sink.appendEscaped(value, escape: values.entries[ordinal].needsEscape) }
             last = ordinal
             separator = -1
         }
         index += 1
         guard last >= 0 else { return .empty }
-        if careful || !values.entries[first].cleanStart || !values.entries[last].cleanEnd { return .careful }
-        sink.append(0x22)
+        if careful || !values.entries[first].cleanStart || !values.entries[last].cleanEnd {
+            return .careful(lineBreak: careful)
+        }
+        if write { sink.append(0x22) }
         return .written
     }
 
     /// A line as `LineTemplate.render` and `PlainText` define it, for the lines `writeLine` leaves: rendered as a
-    /// String, split at line breaks, each part trimmed, empty parts left out. Returns the new line count.
+    /// String, split at line breaks (`lineBreak`: a value or separator it shows has one), each part trimmed, empty
+    /// parts left out. Returns the new line count.
     private static func writeCarefully(
-        _ template: LineTemplate, values: FieldMap<String>, lineCount: Int, into sink: inout ByteSink
+        _ template: LineTemplate, values: FieldMap<String>, lineBreak: Bool, lineCount: Int, into sink: inout ByteSink
     ) -> Int {
         var lineCount = lineCount
         func write(_ text: String) {
@@ -535,7 +551,7 @@ final class AddressRenderer: Sendable {
             lineCount += 1
         }
         let rendered = template.render { values[$0] }
-        if !PlainText.hasLineBreak(rendered) {
+        if !lineBreak {
             write(PlainText.trimmed(rendered))
         } else {
             for line in rendered.split(whereSeparator: \.isNewline) { write(PlainText.trimmed(line)) }
@@ -572,10 +588,13 @@ final class AddressRenderer: Sendable {
                     // A value of several lines, or one `PlainText.trimmed` would change: as the definition says.
                     var shown: String?
                     if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd {
-                        let text = Self.oneLineText(
-                            String(decoding: value, as: UTF8.self), comma: prepared.arabic ? Self.arabicComma : ", ")
-                        guard !text.isEmpty else { continue }
-                        shown = text
+                        let text = String(decoding: value, as: UTF8.self)
+                        let shownText =
+                            entry.lineBreak
+                            ? Self.oneLineText(text, comma: prepared.arabic ? Self.arabicComma : ", ")
+                            : PlainText.trimmed(text)
+                        guard !shownText.isEmpty else { continue }
+                        shown = shownText
                     }
                     if wroteAny, separator >= 0 {
                         let literal = steps[separator]
@@ -649,6 +668,9 @@ struct ShownValues: ~Copyable {
     }
 
     let entries: UnsafeMutableBufferPointer<Entry>
+    /// Whether a value has a line break or an end that needs grapheme clusters: its lines are looked at before
+    /// they are written.
+    private(set) var needsCare = false
     private let bytes: UnsafeMutableBufferPointer<UInt8>
     private let hidden: Int
     /// The address's country code.
@@ -679,7 +701,9 @@ struct ShownValues: ~Copyable {
                     start: 0, count: 0, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
                 continue
             }
-            entries[ordinal] = Self.entry(UnsafeBufferPointer(rebasing: buffer[range]), start: range.lowerBound)
+            let entry = Self.entry(UnsafeBufferPointer(rebasing: buffer[range]), start: range.lowerBound)
+            entries[ordinal] = entry
+            if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd { needsCare = true }
         }
         self.country = UnsafeBufferPointer(rebasing: buffer[Self.copy(country, to: buffer, at: &used)])
         self.countryName = UnsafeBufferPointer(rebasing: buffer[Self.copy(countryName, to: buffer, at: &used)])
@@ -734,24 +758,28 @@ struct ShownValues: ~Copyable {
                 start: Int32(start), count: Int32(utf8.count), lineBreak: false, needsEscape: false,
                 cleanStart: utf8[0] != 0x20, cleanEnd: utf8[utf8.count - 1] != 0x20)
         }
+        let (lineBreak, needsEscape) = scan(utf8)
         return Entry(
-            start: Int32(start), count: Int32(utf8.count), lineBreak: hasLineBreak(utf8),
-            needsEscape: ByteSink.needsEscape(utf8), cleanStart: PlainText.hasCleanStart(utf8),
-            cleanEnd: PlainText.hasCleanEnd(utf8))
+            start: Int32(start), count: Int32(utf8.count), lineBreak: lineBreak, needsEscape: needsEscape,
+            cleanStart: PlainText.hasCleanStart(utf8), cleanEnd: PlainText.hasCleanEnd(utf8))
     }
 
-    /// `PlainText.hasLineBreak` over UTF-8: U+000A–U+000D, U+0085 (`C2 85`), U+2028 and U+2029 (`E2 80 A8/A9`).
-    private static func hasLineBreak(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// In one pass: `PlainText.hasLineBreak` over UTF-8 (U+000A–U+000D, U+0085 as `C2 85`, U+2028 and U+2029 as
+    /// `E2 80 A8/A9`), and `ByteSink.needsEscape`.
+    private static func scan(_ utf8: UnsafeBufferPointer<UInt8>) -> (lineBreak: Bool, needsEscape: Bool) {
+        var lineBreak = false
+        var needsEscape = false
         for index in 0..<utf8.count {
             let byte = utf8[index]
-            if byte >= 0x20 && byte != 0xC2 && byte != 0xE2 { continue }
-            if (0x0A...0x0D).contains(byte) { return true }
-            if byte == 0xC2, index + 1 < utf8.count, utf8[index + 1] == 0x85 { return true }
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xC2 && byte != 0xE2 { continue }
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { needsEscape = true }
+            if (0x0A...0x0D).contains(byte) { lineBreak = true }
+            if byte == 0xC2, index + 1 < utf8.count, utf8[index + 1] == 0x85 { lineBreak = true }
             if byte == 0xE2, index + 2 < utf8.count, utf8[index + 1] == 0x80, utf8[index + 2] & 0xFE == 0xA8 {
-                return true
+                lineBreak = true
             }
         }
-        return false
+        return (lineBreak, needsEscape)
     }
 }
 
