@@ -1,3 +1,5 @@
+import Glibc
+
 /// The fields of an address on the wire (`address.houseNumber`), in no particular order; each country's
 /// format decides the order. The country is not among them: it selects the format.
 public enum AddressField: String, Sendable, CaseIterable, Hashable {
@@ -14,23 +16,29 @@ public enum AddressField: String, Sendable, CaseIterable, Hashable {
     /// A sorting code printed with the city (libaddressinput `%X`: France's CEDEX).
     case sortingCode
 
-    /// The field a wire key names, as `init(rawValue:)` but cheaper: the names differ in length except
-    /// `name`/`city`, `street`/`region` and `houseNumber`/`sortingCode`, so the length leaves at most two to
-    /// compare.
+    /// The field a wire key names, as `init(rawValue:)` but cheaper: compared by bytes, and the names differ in
+    /// length except `name`/`city`, `street`/`region` and `houseNumber`/`sortingCode`, so the length leaves at
+    /// most two to compare.
     static func named(_ key: String) -> AddressField? {
-        let candidates: (AddressField, AddressField?)
-        switch key.utf8.count {
-        case 4: candidates = (.name, .city)
-        case 5: candidates = (.extra, nil)
-        case 6: candidates = (.street, .region)
-        case 8: candidates = (.district, nil)
-        case 10: candidates = (.postalCode, nil)
-        case 11: candidates = (.houseNumber, .sortingCode)
-        case 12: candidates = (.organization, nil)
+        var key = key
+        return key.withUTF8 { named(utf8: $0) }
+    }
+
+    /// `named(_:)` over the key's UTF-8.
+    static func named(utf8 key: UnsafeBufferPointer<UInt8>) -> AddressField? {
+        let candidates: (AddressField, StaticString, AddressField?, StaticString)
+        switch key.count {
+        case 4: candidates = (.name, "name", .city, "city")
+        case 5: candidates = (.extra, "extra", nil, "")
+        case 6: candidates = (.street, "street", .region, "region")
+        case 8: candidates = (.district, "district", nil, "")
+        case 10: candidates = (.postalCode, "postalCode", nil, "")
+        case 11: candidates = (.houseNumber, "houseNumber", .sortingCode, "sortingCode")
+        case 12: candidates = (.organization, "organization", nil, "")
         default: return nil
         }
-        if key.hasSameBytes(as: candidates.0.rawValue) { return candidates.0 }
-        if let second = candidates.1, key.hasSameBytes(as: second.rawValue) { return second }
+        if key.hasSameBytes(as: candidates.1) { return candidates.0 }
+        if let second = candidates.2, key.hasSameBytes(as: candidates.3) { return second }
         return nil
     }
 
@@ -40,7 +48,8 @@ public enum AddressField: String, Sendable, CaseIterable, Hashable {
         hasher.combine(ordinal)
     }
 
-    private var ordinal: Int {
+    /// The field's position in `allCases`, 0 to 9: an index into per-field tables.
+    var ordinal: Int {
         switch self {
         case .name: 0
         case .organization: 1
@@ -99,5 +108,12 @@ struct FieldMap<Value: Sendable>: Sendable {
             case .sortingCode: sortingCode = newValue
             }
         }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether the bytes are a literal's (member names, compared without making a `String`).
+    func hasSameBytes(as literal: StaticString) -> Bool {
+        count == literal.utf8CodeUnitCount && (count == 0 || memcmp(baseAddress!, literal.utf8Start, count) == 0)
     }
 }

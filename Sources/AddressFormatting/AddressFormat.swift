@@ -14,6 +14,8 @@ final class AddressFormat: Sendable {
     let local: LocalScript?
     let labelKeys: [AddressField: String]
     let required: Set<AddressField>
+    /// `required` as bits by `AddressField.ordinal`, for requests.
+    let requiredBits: UInt16
     let postalCode: PostalCodeRule?
     let regions: RegionCodes?
     /// Fields left out of the lines when their shown value equals another field's (`region` equal to `city`
@@ -21,6 +23,8 @@ final class AddressFormat: Sendable {
     let dropWhenEqual: [(dropped: AddressField, kept: AddressField)]
     /// The example address as written in the data, in field order.
     let example: [(field: AddressField, value: String)]
+    /// `example` as the members of a JSON object (`"street":"Herengracht","houseNumber":"573"`).
+    let encodedExample: [UInt8]
 
     private static let members: Set<WireName> = Set(
         [
@@ -96,6 +100,7 @@ final class AddressFormat: Sendable {
             required.insert(field)
         }
         self.required = required
+        requiredBits = required.reduce(0) { $0 | 1 << $1.ordinal }
 
         if let rule = entry["postalCode"] {
             guard fields.contains(.postalCode) else { throw fail("postalCode", "is set but no line shows postalCode") }
@@ -149,6 +154,14 @@ final class AddressFormat: Sendable {
             example.append((field, text))
         }
         self.example = example
+        var encodedExample: [UInt8] = []
+        for (index, (field, value)) in example.enumerated() {
+            if index > 0 { encodedExample.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(field.rawValue, to: &encodedExample)
+            encodedExample.append(UInt8(ascii: ":"))
+            JSONWriter.appendString(value, to: &encodedExample)
+        }
+        self.encodedExample = encodedExample
         if let rule = postalCode {
             guard let code = example.first(where: { $0.field == .postalCode })?.value else {
                 throw fail("example.postalCode", "is required when the format has a postal-code rule")
@@ -175,11 +188,11 @@ final class AddressFormat: Sendable {
     /// the text is Arabic script (decided the same way), which writes the layout's commas as `،`.
     func layout(for input: AddressInput) -> (layout: Layout, arabic: Bool) {
         guard let local, let latin else {
-            let arabic = input.language.map { ArabicScript.writes($0) }
+            let arabic = input.language?.writesArabic
             return (layout, arabic ?? ArabicScript.writes(input.values, deciding: layout.deciding))
         }
         if let language = input.language {
-            return (local.isLocal(language) ? layout : latin, ArabicScript.writes(language))
+            return (local.isLocal(language.tag) ? layout : latin, language.writesArabic)
         }
         if local.isLocal(input.values, deciding: layout.deciding) { return (layout, local.writesArabic) }
         return (latin, ArabicScript.writes(input.values, deciding: layout.deciding))
@@ -188,10 +201,10 @@ final class AddressFormat: Sendable {
     /// The layout `addressFormat` describes for `language`: the Latin one (`isLatin`) where the country has one
     /// and `language` is not local, else `layout` (the local one when `language` is absent); with whether
     /// `language` is Arabic script.
-    func layout(describing language: LanguageTag?) -> (layout: Layout, isLatin: Bool, arabic: Bool) {
+    func layout(describing language: EnteredLanguage?) -> (layout: Layout, isLatin: Bool, arabic: Bool) {
         guard let language else { return (layout, false, false) }
-        let arabic = ArabicScript.writes(language)
-        guard let local, let latin, !local.isLocal(language) else { return (layout, false, arabic) }
+        let arabic = language.writesArabic
+        guard let local, let latin, !local.isLocal(language.tag) else { return (layout, false, arabic) }
         return (latin, true, arabic)
     }
 

@@ -23,6 +23,8 @@ public struct AddressPlugin: FormatterPlugin {
     private let renderer: AddressRenderer
     private let resolver: LocaleResolver
     private let territories = TerritoryCache()
+    /// The language tags requests name for their text, by the text sent.
+    private let enteredLanguages = BoundedCache<WireName, EnteredLanguage>(limit: 1024)
     public let dataInfo: JSONObject
 
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
@@ -77,57 +79,10 @@ public struct AddressPlugin: FormatterPlugin {
         let format = catalog.ordered[index]
         let viewer = try viewerRegion(request, locale: locale)
         let countryName = territories.name(input.country, locale: locale)
-        let rendered = renderer.render(
-            &input, format: format, texts: renderer.formatTexts(format, at: index, locale.language),
-            language: locale.language, countryName: countryName, showCountry: viewer?.code != input.country)
-        response.member("lang", locale.language)
-        response.member("country", input.country)
-        response.member("format", format.key)
-        response.member("lines", rendered.lines)
-        let textLanguage = input.textLanguage
-        response.array("linesLang") { array in
-            let entered = rendered.endsWithCountry ? rendered.lines.count - 1 : rendered.lines.count
-            for _ in 0..<entered { array.element(textLanguage) }
-            if rendered.endsWithCountry { array.element(locale.language) }
-        }
-        response.member("oneLine", rendered.oneLine)
-        response.array("fields") { array in
-            for field in rendered.fields {
-                guard let value = input.values[field] else { continue }
-                array.objectElement { object in
-                    object.member("field", field.rawValue)
-                    object.member("label", rendered.labels.fieldLabels[field]!)
-                    object.member("value", value)
-                    object.member("valueLang", textLanguage)
-                }
-            }
-            array.objectElement { object in
-                object.member("field", "country")
-                object.member("label", renderer.countryLabel(locale.language))
-                object.member("value", countryName)
-                object.member("valueLang", locale.language)
-            }
-        }
-        Self.appendObjects("warnings", rendered.warnings, keys: ("code", "field", "message"), to: &response) {
-            ($0.code, $0.field, $0.message)
-        }
-    }
-
-    /// An array member of objects with three string members each (`fields`, `warnings`).
-    private static func appendObjects<Item>(
-        _ name: StaticString, _ items: [Item], keys: (StaticString, StaticString, StaticString),
-        to response: inout ResponseWriter, _ values: (Item) -> (String, String, String)
-    ) {
-        response.array(name) { array in
-            for item in items {
-                let (first, second, third) = values(item)
-                array.objectElement { object in
-                    object.member(keys.0, first)
-                    object.member(keys.1, second)
-                    object.member(keys.2, third)
-                }
-            }
-        }
+        let prepared = renderer.prepare(&input, format: format)
+        renderer.writeAddress(
+            input, prepared, format: format, formatIndex: index, language: renderer.languageIndex(locale.language),
+            countryName: countryName, showCountry: viewer?.code != input.country, into: &response)
     }
 
     /// `addressFormat`: a country's format with localised labels, its layout, one-line template, postal-code
@@ -142,54 +97,14 @@ public struct AddressPlugin: FormatterPlugin {
         let (layout, isLatin, arabic) = format.layout(describing: language)
         let viewer = try viewerRegion(request, locale: locale)
         let countryName = territories.name(country, locale: locale)
-        let texts = renderer.formatTexts(format, at: index, locale.language)
-        let fieldLabels = texts.fieldLabels
         var exampleValues = FieldMap<String>()
         for (field, value) in format.example { exampleValues[field] = value }
         var exampleInput = AddressInput(values: exampleValues, country: country, language: language)
-        let example = renderer.render(
-            &exampleInput, format: format, texts: texts, language: locale.language, countryName: countryName,
-            showCountry: viewer?.code != country)
-        response.member("lang", locale.language)
-        response.member("country", country)
-        response.member("countryName", countryName)
-        response.member("format", format.key)
-        response.array("fields") { fields in
-            for field in layout.fields {
-                fields.objectElement { object in
-                    object.member("field", field.rawValue)
-                    object.member("label", fieldLabels[field]!)
-                    object.member("required", format.required.contains(field))
-                }
-            }
-            fields.objectElement { object in
-                object.member("field", "country")
-                object.member("label", renderer.countryLabel(locale.language))
-                object.member("required", true)
-            }
-        }
-        if format.latin != nil {
-            response.member("layoutScript", isLatin ? "latin" : "local")
-        }
-        response.member("layout", layout.lines(arabic: arabic).map(\.source))
-        response.member("oneLine", layout.oneLine(arabic: arabic).source)
-        if let rule = format.postalCode {
-            response.object("postalCode") { postalCode in
-                postalCode.member("pattern", rule.pattern)
-                postalCode.member("example", format.examplePostalCode)
-            }
-        } else {
-            response.null("postalCode")
-        }
-        response.object("example") { object in
-            object.object("address") { address in
-                for (field, value) in format.example { address.member(named: field.rawValue, value) }
-                if let language { address.member("language", language.description) }
-                address.member("country", country)
-            }
-            object.member("lines", example.lines)
-            object.member("oneLine", example.oneLine)
-        }
+        let example = renderer.prepare(&exampleInput, format: format)
+        renderer.writeDescription(
+            format, formatIndex: index, language: renderer.languageIndex(locale.language), layout: layout,
+            isLatin: isLatin, arabic: arabic, countryName: countryName, example: exampleInput, example,
+            showCountry: viewer?.code != country, into: &response)
     }
 
     /// The viewer's region: `viewerRegion` when sent, else the locale's region; nil shows the country line.
@@ -197,14 +112,30 @@ public struct AddressPlugin: FormatterPlugin {
         try request.region("viewerRegion", noun: "country") ?? locale.viewerRegion
     }
 
-    /// The entered address: each field's last value, checked in `AddressField.allCases` order, then the country.
-    /// One pass over the members finds the fields; only when one of them is not a string (an error, unless a
-    /// later member of that name is one) are they read again by name, so the error is the one that order gives.
+    /// The entered address: each field's last value, checked in `AddressField.allCases` order, then the country,
+    /// then `language`. One pass over the members finds them all; only when a field is not a string (an error,
+    /// unless a later member of that name is one), or the country or language is not a string, are they read
+    /// again by name, so the error is the one that order gives.
     private func input(_ object: RequestFields) throws(CoreError) -> AddressInput {
         var values = FieldMap<String>()
         var mistyped = false
+        var countryValue: JSONValue?
+        var languageValue: JSONValue?
         for member in object.object {
-            guard let field = AddressField.named(member.key) else { continue }
+            var key = member.key
+            let named = key.withUTF8 { key -> AddressMember? in
+                if let field = AddressField.named(utf8: key) { return .field(field) }
+                if key.hasSameBytes(as: "country") { return .country }
+                return key.hasSameBytes(as: "language") ? .language : nil
+            }
+            guard case .field(let field)? = named else {
+                if case .country? = named {
+                    countryValue = member.value
+                } else if case .language? = named {
+                    languageValue = member.value
+                }
+                continue
+            }
             switch member.value {
             case .string(let text): values[field] = Self.entered(text)
             case .null: values[field] = nil
@@ -218,8 +149,25 @@ public struct AddressPlugin: FormatterPlugin {
                 values[field] = Self.entered(text)
             }
         }
-        let country = try country(object, "country").code
-        return AddressInput(values: values, country: country, language: try language(object))
+        let country: String
+        if case .string(let text)? = countryValue, let region = Region(alpha2: text) {
+            country = region.code
+        } else {
+            country = try self.country(object, "country").code
+        }
+        let language: EnteredLanguage?
+        switch languageValue {
+        case nil, .null?: language = nil
+        case .string(let text)?: language = try self.language(text, in: object)
+        case .some: language = try self.language(object)
+        }
+        return AddressInput(values: values, country: country, language: language)
+    }
+
+    /// The members of `address` a request reads.
+    private enum AddressMember {
+        case field(AddressField)
+        case country, language
     }
 
     /// A value as entered: trimmed; nil when nothing is left.
@@ -229,16 +177,32 @@ public struct AddressPlugin: FormatterPlugin {
     }
 
     /// `address.language`: a well-formed BCP 47 tag of at most `maximumLanguageLength` bytes; blank is absent.
-    private func language(_ object: RequestFields) throws(CoreError) -> LanguageTag? {
+    private func language(_ object: RequestFields) throws(CoreError) -> EnteredLanguage? {
         guard let text = try object.string("language") else { return nil }
+        return try language(text, in: object)
+    }
+
+    /// `language(_:)` for the member's text: the tag and what the formats ask of it, remembered by the text
+    /// (a text longer than any tag with some blanks around it is read anew each time).
+    private func language(_ text: String, in object: RequestFields) throws(CoreError) -> EnteredLanguage? {
+        guard text.utf8.count <= 2 * Self.maximumLanguageLength else {
+            return try Self.language(text, in: object).map(EnteredLanguage.init)
+        }
+        return try enteredLanguages.value(for: WireName(text)) { () throws(CoreError) -> EnteredLanguage? in
+            try Self.language(text, in: object).map(EnteredLanguage.init)
+        }
+    }
+
+    /// `language(_:)` for the member's text.
+    private static func language(_ text: String, in object: RequestFields) throws(CoreError) -> LanguageTag? {
         let trimmed = PlainText.trimmed(text)
         guard !trimmed.isEmpty else { return nil }
-        guard trimmed.utf8.count <= Self.maximumLanguageLength, let tag = LanguageTag(parsing: trimmed) else {
+        guard trimmed.utf8.count <= maximumLanguageLength, let tag = LanguageTag(parsing: trimmed) else {
             let shown = trimmed.unicodeScalars.count > 64 ? String(trimmed.unicodeScalars.prefix(64)) + "…" : trimmed
             throw .invalidField(
                 object.path("language"),
                 message: "\"\(shown)\" is not a well-formed language tag of at most "
-                    + "\(Self.maximumLanguageLength) characters (e.g. ja, ja-Latn, zh-Hant).")
+                    + "\(maximumLanguageLength) characters (e.g. ja, ja-Latn, zh-Hant).")
         }
         return tag
     }

@@ -5,205 +5,787 @@ struct AddressInput: Sendable {
     var values: FieldMap<String>
     var country: String
     /// `address.language`: the language the values are written in, when the caller says.
-    var language: LanguageTag? = nil
+    var language: EnteredLanguage? = nil
 
     /// The language of the entered text for `linesLang` and `valueLang`: `address.language`, else `und`.
     var textLanguage: String {
-        language?.description ?? "und"
+        language?.text ?? "und"
     }
 }
 
-/// A note about an address that is not an error: the address is still formatted.
-struct AddressWarning: Sendable, Equatable {
-    /// `postal_code_format`, `missing_required` or `region_unknown`.
-    let code: String
-    let field: String
-    let message: String
+/// A language tag a request names for its text (`address.language`, `addressFormat`'s `language`), with what the
+/// formats ask of it worked out once: a plugin remembers one per distinct text sent.
+final class EnteredLanguage: Sendable {
+    let tag: LanguageTag
+    /// The tag as `linesLang` and `valueLang` write it (`ja-Latn`).
+    let text: String
+    /// Whether text in the language is Arabic script (`ArabicScript.writes`).
+    let writesArabic: Bool
+
+    init(_ tag: LanguageTag) {
+        self.tag = tag
+        text = tag.description
+        writesArabic = ArabicScript.writes(tag)
+    }
 }
 
-/// The result of formatting: what `address` answers after `lang`, `country` and `format`.
-struct RenderedAddress: Sendable {
-    let lines: [String]
-    /// Whether the last line is the country's name (in the viewer's language; the others are as entered).
-    let endsWithCountry: Bool
-    let oneLine: String
-    /// The fields in display order (the layout's); the present ones are listed with their shown values, which
-    /// `render` leaves in its input, and their labels, then the country.
-    let fields: [AddressField]
-    /// The format's texts in the viewer's language.
-    let labels: AddressRenderer.FormatTexts
-    let warnings: [AddressWarning]
+/// What `AddressRenderer.prepare` decided about an address: its layout, its script and its warnings.
+struct PreparedAddress {
+    let layout: Layout
+    /// Whether the text is Arabic script: the layout's commas are written `،`.
+    let arabic: Bool
+    /// The fields with a warning, by `AddressField.ordinal`: `missing_required` when the field has no value,
+    /// else `postal_code_format` (postal code) or `region_unknown` (region). A field has at most one.
+    let warnings: UInt16
+    /// The field left out of the lines and the one-line form because it equals another (`dropWhenEqual`), or
+    /// nil; `fields` still lists it.
+    let hidden: AddressField?
 }
 
-/// Formats an address with its country's format in the viewer's language. The labels and warnings every
-/// format can show are worded once at load for each language with a label table, so a request reads no
-/// label tables.
-struct AddressRenderer: Sendable {
+/// Formats an address with its country's format in the viewer's language, writing the response's members as
+/// bytes. The labels and warnings every format can show are encoded as JSON once at load for each language with
+/// a label table, so a request reads no label tables and builds no Strings for them.
+final class AddressRenderer: Sendable {
     let labels: LabelTable
-    private let texts: [LanguageTexts]
+    /// The languages with a label table, in `LabelTable.languages` order: the index of one picks its texts.
+    private let languages: [String]
+    /// Per language.
+    private let languageTexts: [EncodedLanguage]
+    /// Per language, then per format (`language * formatCount + format`, formats as `FormatCatalog.ordered`).
+    private let formatTexts: [EncodedFormat]
+    /// The bytes `EncodedLanguage` and `EncodedFormat` point into.
+    private let encoded: [UInt8]
+    private let formatCount: Int
+    /// The index of English, the language of texts for a language without a table (as `LabelTable.text`).
+    private let fallbackLanguage: Int
 
-    /// One language's texts: the country field's label, the `region_unknown` warning and each format's texts.
-    private struct LanguageTexts: Sendable {
-        let language: String
-        let countryLabel: String
-        let regionUnknown: String
-        /// Parallel to `FormatCatalog.ordered`.
-        let formats: [FormatTexts]
+    /// A run of `encoded`.
+    struct Span: Sendable {
+        var start: UInt32 = 0
+        var count: UInt32 = 0
     }
 
-    /// One format's texts in one language; a class so that handing it to a request is one retain.
-    final class FormatTexts: Sendable {
-        /// The label of each of the format's fields.
-        let fieldLabels: FieldMap<String>
-        /// The `missing_required` warning for each of the format's fields.
-        let missingRequired: FieldMap<String>
-        /// The `postal_code_format` warning, with the example code.
-        let postalCodeFormat: String
+    /// A span for each field, inline (a `FieldMap` of spans takes half as much again for its optionals).
+    struct FieldSpans: Sendable {
+        private var spans = (Span(), Span(), Span(), Span(), Span(), Span(), Span(), Span(), Span(), Span())
 
-        init(_ format: AddressFormat, language: String, labels: LabelTable) {
-            var fieldLabels = FieldMap<String>()
-            var missingRequired = FieldMap<String>()
-            for field in format.fields {
-                let label = labels.text(format.labelKeys[field]!, language: language)
-                fieldLabels[field] = label
-                missingRequired[field] = labels.text(
-                    "address.warning.missing_required", language: language, ["field": label])
+        subscript(field: AddressField) -> Span {
+            get {
+                withUnsafeBytes(of: spans) {
+                    $0.load(fromByteOffset: field.ordinal * MemoryLayout<Span>.stride, as: Span.self)
+                }
             }
-            self.fieldLabels = fieldLabels
-            self.missingRequired = missingRequired
-            postalCodeFormat = labels.text(
-                "address.warning.postal_code_format", language: language,
-                ["example": format.examplePostalCode ?? ""])
+            set {
+                withUnsafeMutableBytes(of: &spans) {
+                    $0.storeBytes(of: newValue, toByteOffset: field.ordinal * MemoryLayout<Span>.stride, as: Span.self)
+                }
+            }
         }
+    }
+
+    /// One language's encoded texts.
+    private struct EncodedLanguage: Sendable {
+        /// `,"lang":"nl"`.
+        var langMember = Span()
+        /// `"nl"`, for `linesLang` and the country's `valueLang`.
+        var quoted = Span()
+        /// `{"field":"country","label":"Land"`.
+        var countryField = Span()
+        /// Whether the language is written in Arabic script: its country name joins Arabic text with `،`.
+        var writesArabic = false
+    }
+
+    /// One format's encoded texts in one language.
+    private struct EncodedFormat: Sendable {
+        /// `,"format":"NL"`.
+        var formatMember = Span()
+        /// `{"field":"street","label":"Straat"` for each of the format's fields.
+        var field = FieldSpans()
+        /// The whole `missing_required` warning object for each of the format's fields.
+        var missingRequired = FieldSpans()
+        /// The whole `postal_code_format` warning object, with the example code.
+        var postalCodeFormat = Span()
+        /// The whole `region_unknown` warning object.
+        var regionUnknown = Span()
     }
 
     /// The texts of `formats` (`FormatCatalog.ordered`) in every language with a label table.
     init(labels: LabelTable, formats: [AddressFormat]) {
         self.labels = labels
-        texts = labels.languages.map { language in
-            LanguageTexts(
-                language: language,
-                countryLabel: labels.text("address.field.country", language: language),
-                regionUnknown: labels.text("address.warning.region_unknown", language: language),
-                formats: formats.map { FormatTexts($0, language: language, labels: labels) })
+        languages = labels.languages
+        formatCount = formats.count
+        fallbackLanguage = labels.languages.firstIndex(of: "en") ?? 0
+        var encoded: [UInt8] = []
+        /// Appends the pieces, strings quoted and escaped and literals as they are, as one span.
+        func add(_ pieces: EncodedPiece...) -> Span {
+            let start = UInt32(encoded.count)
+            for piece in pieces {
+                switch piece {
+                case .literal(let text): encoded.append(contentsOf: text.utf8)
+                case .string(let text): JSONWriter.appendString(text, to: &encoded)
+                }
+            }
+            return Span(start: start, count: UInt32(encoded.count) - start)
         }
+        func warning(_ code: String, _ field: AddressField, _ message: String) -> Span {
+            add(
+                .literal("{\"code\":"), .string(code), .literal(",\"field\":"), .string(field.rawValue),
+                .literal(",\"message\":"), .string(message), .literal("}"))
+        }
+        let formatMembers = formats.map { add(.literal(",\"format\":"), .string($0.key)) }
+        var languageTexts: [EncodedLanguage] = []
+        var formatTexts: [EncodedFormat] = []
+        formatTexts.reserveCapacity(labels.languages.count * formats.count)
+        for language in labels.languages {
+            var texts = EncodedLanguage()
+            texts.langMember = add(.literal(",\"lang\":"), .string(language))
+            texts.quoted = add(.string(language))
+            texts.countryField = add(
+                .literal("{\"field\":\"country\",\"label\":"),
+                .string(labels.text("address.field.country", language: language)))
+            texts.writesArabic = ArabicScript.writes(language: language)
+            languageTexts.append(texts)
+            let regionUnknown = warning(
+                "region_unknown", .region, labels.text("address.warning.region_unknown", language: language))
+            // Formats share label keys and example codes: each text is worded and encoded once per language.
+            var fieldTexts: [FieldLabelKey: (field: Span, missing: Span)] = [:]
+            var postalCodeWarnings: [String: Span] = [:]
+            for (index, format) in formats.enumerated() {
+                var entry = EncodedFormat()
+                entry.formatMember = formatMembers[index]
+                for field in format.fields {
+                    let key = FieldLabelKey(field: field, labelKey: format.labelKeys[field]!)
+                    let texts: (field: Span, missing: Span)
+                    if let known = fieldTexts[key] {
+                        texts = known
+                    } else {
+                        let label = labels.text(key.labelKey, language: language)
+                        let missing = labels.text(
+                            "address.warning.missing_required", language: language, ["field": label])
+                        texts = (
+                            add(
+                                .literal("{\"field\":"), .string(field.rawValue), .literal(",\"label\":"),
+                                .string(label)),
+                            warning("missing_required", field, missing)
+                        )
+                        fieldTexts[key] = texts
+                    }
+                    entry.field[field] = texts.field
+                    entry.missingRequired[field] = texts.missing
+                }
+                let example = format.examplePostalCode ?? ""
+                if let known = postalCodeWarnings[example] {
+                    entry.postalCodeFormat = known
+                } else {
+                    let message = labels.text(
+                        "address.warning.postal_code_format", language: language, ["example": example])
+                    entry.postalCodeFormat = warning("postal_code_format", .postalCode, message)
+                    postalCodeWarnings[example] = entry.postalCodeFormat
+                }
+                entry.regionUnknown = regionUnknown
+                formatTexts.append(entry)
+            }
+        }
+        self.languageTexts = languageTexts
+        self.formatTexts = formatTexts
+        self.encoded = encoded
     }
 
-    /// Renders `input` with `format` in `language`; `countryName` ends the lines when `showCountry` is set
-    /// (the viewer is elsewhere, or nobody knows where). `input`'s values become the shown ones (postal code
-    /// normalised, region code), so no copy of them is made.
-    func render(
-        _ input: inout AddressInput, format: AddressFormat, texts formatTexts: FormatTexts, language: String,
-        countryName: String, showCountry: Bool
-    ) -> RenderedAddress {
+    /// A piece of an encoded text: JSON as it is, or a string to quote.
+    private enum EncodedPiece {
+        case literal(String)
+        case string(String)
+    }
+
+    /// A field with its format's label key: what its label and `missing_required` warning depend on.
+    private struct FieldLabelKey: Hashable {
+        let field: AddressField
+        let labelKey: String
+    }
+
+    /// The index of `language`'s texts (a served language); English's when it has no table.
+    func languageIndex(_ language: String) -> Int {
+        languages.firstIndex(of: language) ?? fallbackLanguage
+    }
+
+    // MARK: - Shown values and warnings
+
+    /// Checks `input` against `format` and turns its values into the shown ones (postal code normalised,
+    /// region code), so no copy of them is made; with the layout and script they are written in.
+    func prepare(_ input: inout AddressInput, format: AddressFormat) -> PreparedAddress {
         let (layout, arabic) = format.layout(for: input)
-        var warnings: [AddressWarning] = []
+        var warnings: UInt16 = 0
         for field in format.fields {
             guard let value = input.values[field] else {
-                if format.required.contains(field) {
-                    warnings.append(
-                        AddressWarning(
-                            code: "missing_required", field: field.rawValue,
-                            message: formatTexts.missingRequired[field]!))
-                }
+                warnings |= format.requiredBits & 1 << field.ordinal
                 continue
             }
             if field == .postalCode, let rule = format.postalCode {
                 if let normalized = rule.normalize(value) {
                     input.values[field] = normalized
                 } else {
-                    warnings.append(
-                        AddressWarning(
-                            code: "postal_code_format", field: field.rawValue,
-                            message: formatTexts.postalCodeFormat))
+                    warnings |= 1 << field.ordinal
                 }
             }
             if field == .region, let regions = format.regions {
                 if let code = regions.code(for: value) {
                     input.values[field] = code
                 } else {
-                    warnings.append(
-                        AddressWarning(
-                            code: "region_unknown", field: field.rawValue,
-                            message: regionUnknown(language)))
+                    warnings |= 1 << field.ordinal
                 }
             }
         }
-
-        // The values now are the shown ones; one left out of the lines is put back for `fields`.
-        var hidden: (field: AddressField, value: String)?
+        var hidden: AddressField?
         for (dropped, kept) in format.dropWhenEqual {
             if let value = input.values[dropped], let other = input.values[kept], Self.sameText(value, other) {
-                hidden = (dropped, value)
+                hidden = dropped
             }
         }
-        if let hidden { input.values[hidden.field] = nil }
-        let templates = layout.lines(arabic: arabic)
-        var lines: [String] = []
-        lines.reserveCapacity(templates.count + 1)
-        for template in templates {
-            let rendered = template.render { input.values[$0] }
-            if !PlainText.hasLineBreak(rendered) {
-                let text = PlainText.trimmed(rendered)
-                if !text.isEmpty { lines.append(text) }
+        return PreparedAddress(layout: layout, arabic: arabic, warnings: warnings, hidden: hidden)
+    }
+
+    /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII text byte by
+    /// byte, other text lower-cased.
+    static func sameText(_ first: String, _ second: String) -> Bool {
+        var first = first
+        var second = second
+        let folded = first.withUTF8 { left in
+            second.withUTF8 { right -> Bool? in
+                if left.count == right.count, left.hasSameBytes(as: right) { return true }
+                return Self.latinFoldedEqual(left, right)
+            }
+        }
+        if let folded { return folded }
+        return first == second || first.lowercased() == second.lowercased()
+    }
+
+    /// Whether two texts of ASCII and Latin-1 letters (U+00C0–U+00FF, precomposed, so each text is its own NFC)
+    /// are equal lower-cased, as `lowercased()` maps them: `A`–`Z` and U+00C0–U+00DE but U+00D7 to the letter
+    /// 0x20 above; nil when either text has anything else (a mark after a letter can make unequal scalars
+    /// equal text, so a difference counts only once both texts are known to be covered).
+    private static func latinFoldedEqual(
+        _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
+    ) -> Bool? {
+        func next(_ text: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> UInt32? {
+            let byte = text[index]
+            if byte < 0x80 {
+                index += 1
+                return (0x41...0x5A).contains(byte) ? UInt32(byte) + 0x20 : UInt32(byte)
+            }
+            guard byte == 0xC3, index + 1 < text.count, (0x80...0xBF).contains(text[index + 1]) else { return nil }
+            let scalar = 0xC0 + UInt32(text[index + 1] - 0x80)
+            index += 2
+            return (0xC0...0xDE).contains(scalar) && scalar != 0xD7 ? scalar + 0x20 : scalar
+        }
+        var leftIndex = 0
+        var rightIndex = 0
+        var equal = true
+        while leftIndex < left.count, rightIndex < right.count {
+            guard let one = next(left, &leftIndex), let other = next(right, &rightIndex) else { return nil }
+            equal = equal && one == other
+        }
+        var rest = leftIndex < left.count ? left : right
+        var index = leftIndex < left.count ? leftIndex : rightIndex
+        if leftIndex >= left.count && rightIndex >= right.count {
+            rest = left
+            index = left.count
+        }
+        let longer = index < rest.count
+        while index < rest.count {
+            guard next(rest, &index) != nil else { return nil }
+        }
+        return equal && !longer
+    }
+
+    // MARK: - Writing
+
+    /// The members of an `address` answer after the envelope: `lang`, `country`, `format`, `lines`, `linesLang`,
+    /// `oneLine`, `fields` and `warnings`.
+    func writeAddress(
+        _ input: borrowing AddressInput, _ prepared: PreparedAddress, format: AddressFormat, formatIndex: Int,
+        language: Int,
+        countryName: String, showCountry: Bool, into response: inout ResponseWriter
+    ) {
+        withValues(input, prepared, countryName: countryName, textLanguage: input.textLanguage) { values in
+            response.appendEncodedMembers { sink in
+                encoded.withUnsafeBufferPointer { encoded in
+                    let languageTexts = languageTexts[language]
+                    let formatTexts = formatTexts[language * formatCount + formatIndex]
+                    sink.append(encoded.span(languageTexts.langMember))
+                    sink.append(",\"country\":")
+                    sink.appendString(values.country)
+                    sink.append(encoded.span(formatTexts.formatMember))
+                    let lineCount = writeLines(values, prepared, countryLine: showCountry, into: &sink)
+                    sink.append(",\"linesLang\":[")
+                    let entered = showCountry ? lineCount - 1 : lineCount
+                    for line in 0..<entered {
+                        if line > 0 { sink.append(0x2C) }
+                        sink.append(values.textLanguage)
+                    }
+                    if showCountry {
+                        if entered > 0 { sink.append(0x2C) }
+                        sink.append(encoded.span(languageTexts.quoted))
+                    }
+                    sink.append(0x5D)
+                    writeOneLine(
+                        values, prepared, countryJoiner: showCountry, viewerWritesArabic: languageTexts.writesArabic,
+                        into: &sink)
+                    sink.append(",\"fields\":[")
+                    for field in prepared.layout.fields {
+                        guard let value = values.value(field.ordinal) else { continue }
+                        sink.append(encoded.span(formatTexts.field[field]))
+                        sink.append(",\"value\":\"")
+                        sink.appendEscaped(value, escape: values.entries[field.ordinal].needsEscape)
+                        sink.append("\",\"valueLang\":")
+                        sink.append(values.textLanguage)
+                        sink.append("},")
+                    }
+                    sink.append(encoded.span(languageTexts.countryField))
+                    sink.append(",\"value\":\"")
+                    sink.appendEscaped(values.countryName, escape: values.countryNeedsEscape)
+                    sink.append("\",\"valueLang\":")
+                    sink.append(encoded.span(languageTexts.quoted))
+                    sink.append("}],\"warnings\":[")
+                    var first = true
+                    for field in format.fields where prepared.warnings & (1 << field.ordinal) != 0 {
+                        if !first { sink.append(0x2C) }
+                        first = false
+                        let span: Span
+                        if values.value(field.ordinal) == nil {
+                            span = formatTexts.missingRequired[field]
+                        } else {
+                            span = field == .postalCode ? formatTexts.postalCodeFormat : formatTexts.regionUnknown
+                        }
+                        sink.append(encoded.span(span))
+                    }
+                    sink.append(0x5D)
+                }
+            }
+        }
+    }
+
+    /// The members of an `addressFormat` answer after the envelope: `lang`, `country`, `countryName`, `format`,
+    /// `fields` (of `layout`, with the country), `layoutScript` (where the format has a Latin layout), `layout`
+    /// and `oneLine` (`layout`'s, as Arabic script writes them when `arabic`), `postalCode` and `example` (the
+    /// example address as the data has it, and its lines and one-line form rendered as `address` would).
+    func writeDescription(
+        _ format: AddressFormat, formatIndex: Int, language: Int, layout: Layout, isLatin: Bool, arabic: Bool,
+        countryName: String, example input: borrowing AddressInput, _ prepared: PreparedAddress, showCountry: Bool,
+        into response: inout ResponseWriter
+    ) {
+        response.appendEncodedMembers { sink in
+            encoded.withUnsafeBufferPointer { encoded in
+                let languageTexts = languageTexts[language]
+                let formatTexts = formatTexts[language * formatCount + formatIndex]
+                sink.append(encoded.span(languageTexts.langMember))
+                sink.append(",\"country\":")
+                sink.appendString(input.country)
+                sink.append(",\"countryName\":")
+                sink.appendString(countryName)
+                sink.append(encoded.span(formatTexts.formatMember))
+                sink.append(",\"fields\":[")
+                for field in layout.fields {
+                    sink.append(encoded.span(formatTexts.field[field]))
+                    sink.append(
+                        format.requiredBits & 1 << field.ordinal != 0 ? ",\"required\":true}," : ",\"required\":false},"
+                    )
+                }
+                sink.append(encoded.span(languageTexts.countryField))
+                sink.append(",\"required\":true}]")
+                if format.latin != nil {
+                    sink.append(isLatin ? ",\"layoutScript\":\"latin\"" : ",\"layoutScript\":\"local\"")
+                }
+                let program = layout.program(arabic: arabic)
+                sink.append(",\"layout\":[")
+                for (index, line) in program.lines.enumerated() {
+                    if index > 0 { sink.append(0x2C) }
+                    sink.appendString(line.source)
+                }
+                sink.append("],\"oneLine\":")
+                sink.appendString(program.oneLine.source)
+                if let rule = format.postalCode {
+                    sink.append(",\"postalCode\":{\"pattern\":")
+                    sink.appendString(rule.pattern)
+                    sink.append(",\"example\":")
+                    if let code = format.examplePostalCode { sink.appendString(code) } else { sink.append("null") }
+                    sink.append(0x7D)
+                } else {
+                    sink.append(",\"postalCode\":null")
+                }
+                sink.append(",\"example\":{\"address\":{")
+                format.encodedExample.withUnsafeBufferPointer { sink.append($0) }
+                if let language = input.language {
+                    sink.append(",\"language\":")
+                    sink.appendString(language.text)
+                }
+                sink.append(",\"country\":")
+                sink.appendString(input.country)
+                sink.append(0x7D)
+            }
+            withValues(input, prepared, countryName: countryName, textLanguage: "") { values in
+                _ = writeLines(values, prepared, countryLine: showCountry, into: &sink)
+                writeOneLine(
+                    values, prepared, countryJoiner: showCountry,
+                    viewerWritesArabic: languageTexts[language].writesArabic, into: &sink)
+            }
+            sink.append(0x7D)
+        }
+    }
+
+    /// `,"lines":[…]`: each template with its present values, trimmed, a line for each line of a value that has
+    /// several, empty lines left out; then the country's name when `countryLine` is set. Returns how many.
+    private func writeLines(
+        _ values: borrowing ShownValues, _ prepared: PreparedAddress, countryLine: Bool,
+        into sink: inout ByteSink
+    ) -> Int {
+        let program = prepared.layout.program(arabic: prepared.arabic)
+        var lineCount = 0
+        sink.append(",\"lines\":[")
+        program.steps.withUnsafeBufferPointer { steps in
+            program.literals.withUnsafeBufferPointer { literals in
+                var index = 0
+                for line in 0..<program.lines.count {
+                    let start = sink.position
+                    // Where a value needs care, the line is looked at first, so a long one is not written twice.
+                    let lineStart = index
+                    var outcome = LineOutcome.empty
+                    if values.needsCare {
+                        outcome = Self.writeLine(
+                            steps, from: &index, literals: literals, values: values, comma: false, write: false,
+                            into: &sink)
+                    }
+                    if case .careful = outcome {
+                    } else {
+                        index = lineStart
+                        outcome = Self.writeLine(
+                            steps, from: &index, literals: literals, values: values, comma: lineCount > 0, into: &sink)
+                    }
+                    switch outcome {
+                    case .empty: break
+                    case .written: lineCount += 1
+                    case .careful(let lineBreak):
+                        sink.rollBack(to: start)
+                        lineCount = Self.writeCarefully(
+                            program.lines[line], values: values.visibleStrings(), lineBreak: lineBreak,
+                            lineCount: lineCount, into: &sink)
+                    }
+                }
+            }
+        }
+        if countryLine {
+            if lineCount > 0 { sink.append(0x2C) }
+            sink.append(0x22)
+            sink.appendEscaped(values.countryName, escape: values.countryNeedsEscape)
+            sink.append(0x22)
+            lineCount += 1
+        }
+        sink.append(0x5D)
+        return lineCount
+    }
+
+    private enum LineOutcome {
+        case empty, written
+        /// The line has a line break or an end whose trimming needs grapheme clusters: `writeCarefully` decides.
+        case careful(lineBreak: Bool)
+    }
+
+    /// Writes one line's values with the strongest separator between each two (`LineTemplate.render`), as a JSON
+    /// string; `index` moves past the line's `end` step. The line is as `PlainText.trimmed` leaves it when its
+    /// first scalar is no whitespace and its last scalar starts a grapheme cluster of its own that is not
+    /// whitespace (`ShownValues.Entry.cleanStart`, `cleanEnd`): the values' ends are the line's ends.
+    private static func writeLine(
+        _ steps: UnsafeBufferPointer<LayoutProgram.Step>, from index: inout Int,
+        literals: UnsafeBufferPointer<UInt8>, values: borrowing ShownValues, comma: Bool, write: Bool = true,
+        into sink: inout ByteSink
+    ) -> LineOutcome {
+        var separator = -1
+        var first = -1
+        var last = -1
+        var careful = false
+        while steps[index].kind != .end {
+            let step = steps[index]
+            index += 1
+            if step.kind == .separator {
+                if separator >= 0, steps[separator].punctuated, !step.punctuated { continue }
+                separator = index - 1
                 continue
             }
-            for line in rendered.split(whereSeparator: \.isNewline) {
-                let text = PlainText.trimmed(line)
-                if !text.isEmpty { lines.append(text) }
+            let ordinal = Int(step.field)
+            guard let value = values.visible(ordinal) else { continue }
+            if last >= 0 {
+                if separator >= 0 {
+                    let literal = steps[separator]
+                    careful = careful || literal.lineBreak
+                    if write { sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape) }
+                }
+            } else {
+                if comma && write { sink.append(0x2C) }
+                if write { sink.append(0x22) }
+                first = ordinal
+            }
+            careful = careful || values.entries[ordinal].lineBreak
+            if write { sink.appendEscaped(value, escape: values.entries[ordinal].needsEscape) }
+            last = ordinal
+            separator = -1
+        }
+        index += 1
+        guard last >= 0 else { return .empty }
+        if careful || !values.entries[first].cleanStart || !values.entries[last].cleanEnd {
+            return .careful(lineBreak: careful)
+        }
+        if write { sink.append(0x22) }
+        return .written
+    }
+
+    /// A line as `LineTemplate.render` and `PlainText` define it, for the lines `writeLine` leaves: rendered as a
+    /// String, split at line breaks (`lineBreak`: a value or separator it shows has one), each part trimmed, empty
+    /// parts left out. Returns the new line count.
+    private static func writeCarefully(
+        _ template: LineTemplate, values: FieldMap<String>, lineBreak: Bool, lineCount: Int, into sink: inout ByteSink
+    ) -> Int {
+        var lineCount = lineCount
+        func write(_ text: String) {
+            guard !text.isEmpty else { return }
+            if lineCount > 0 { sink.append(0x2C) }
+            sink.appendString(text)
+            lineCount += 1
+        }
+        let rendered = template.render { values[$0] }
+        if !lineBreak {
+            write(PlainText.trimmed(rendered))
+        } else {
+            for line in rendered.split(whereSeparator: \.isNewline) { write(PlainText.trimmed(line)) }
+        }
+        return lineCount
+    }
+
+    /// `,"oneLine":"…"`: the one-line template over the values, a value of several lines joined with commas
+    /// (`، ` in Arabic script); then the country's name when `countryJoiner` is set, after `, ` (or `، ` when both
+    /// the text and the viewer's language are Arabic script).
+    private func writeOneLine(
+        _ values: borrowing ShownValues, _ prepared: PreparedAddress,
+        countryJoiner: Bool,
+        viewerWritesArabic: Bool, into sink: inout ByteSink
+    ) {
+        let program = prepared.layout.program(arabic: prepared.arabic)
+        sink.append(",\"oneLine\":\"")
+        var wroteAny = false
+        program.steps.withUnsafeBufferPointer { steps in
+            program.literals.withUnsafeBufferPointer { literals in
+                var index = program.oneLineStart
+                var separator = -1
+                while steps[index].kind != .end {
+                    let step = steps[index]
+                    index += 1
+                    if step.kind == .separator {
+                        if separator >= 0, steps[separator].punctuated, !step.punctuated { continue }
+                        separator = index - 1
+                        continue
+                    }
+                    let ordinal = Int(step.field)
+                    guard let value = values.visible(ordinal) else { continue }
+                    let entry = values.entries[ordinal]
+                    // A value of several lines, or one `PlainText.trimmed` would change: as the definition says.
+                    var shown: String?
+                    if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd {
+                        let text = String(decoding: value, as: UTF8.self)
+                        let shownText =
+                            entry.lineBreak
+                            ? Self.oneLineText(text, comma: prepared.arabic ? Self.arabicComma : ", ")
+                            : PlainText.trimmed(text)
+                        guard !shownText.isEmpty else { continue }
+                        shown = shownText
+                    }
+                    if wroteAny, separator >= 0 {
+                        let literal = steps[separator]
+                        sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
+                    }
+                    if let shown {
+                        sink.appendEscaped(shown)
+                    } else {
+                        sink.appendEscaped(value, escape: entry.needsEscape)
+                    }
+                    wroteAny = true
+                    separator = -1
+                }
             }
         }
-        let comma = arabic ? Self.arabicComma : ", "
-        var oneLine = layout.oneLine(arabic: arabic).render { field in
-            input.values[field].map { value in
-                guard PlainText.hasLineBreak(value) else { return PlainText.trimmed(value) }
-                return value.split(whereSeparator: \.isNewline).map(PlainText.trimmed).filter { !$0.isEmpty }
-                    .joined(separator: comma)
+        if countryJoiner {
+            if wroteAny {
+                sink.append(prepared.arabic && viewerWritesArabic ? "\u{060C} " : ", ")
             }
+            sink.appendEscaped(values.countryName, escape: values.countryNeedsEscape)
         }
-        if showCountry {
-            lines.append(countryName)
-            // The country's name is in the viewer's language: the Arabic comma joins it only to Arabic text.
-            let joiner = arabic && ArabicScript.writes(language: language) ? Self.arabicComma : ", "
-            oneLine = oneLine.isEmpty ? countryName : oneLine + joiner + countryName
-        }
-        if let hidden { input.values[hidden.field] = hidden.value }
-        return RenderedAddress(
-            lines: lines, endsWithCountry: showCountry, oneLine: oneLine, fields: layout.fields,
-            labels: formatTexts, warnings: warnings)
+        sink.append(0x22)
+    }
+
+    /// A value as the one-line form shows it: trimmed, its lines joined with `comma`.
+    private static func oneLineText(_ value: String, comma: String) -> String {
+        guard PlainText.hasLineBreak(value) else { return PlainText.trimmed(value) }
+        return value.split(whereSeparator: \.isNewline).map(PlainText.trimmed).filter { !$0.isEmpty }
+            .joined(separator: comma)
     }
 
     private static let arabicComma = "\(ArabicScript.comma) "
 
-    /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII text byte by
-    /// byte, other text lower-cased.
-    private static func sameText(_ first: String, _ second: String) -> Bool {
-        if first == second { return true }
-        guard first.utf8.allSatisfy({ $0 < 0x80 }), second.utf8.allSatisfy({ $0 < 0x80 }) else {
-            return first.lowercased() == second.lowercased()
-        }
-        guard first.utf8.count == second.utf8.count else { return false }
-        return zip(first.utf8, second.utf8).allSatisfy { left, right in
-            left == right || (left | 0x20 == right | 0x20 && (0x61...0x7A).contains(left | 0x20))
+    /// Copies the shown values, the country's name and the text's language into one buffer on the stack (the
+    /// heap past the stack's safe size) for `body`.
+    private func withValues<Result>(
+        _ input: borrowing AddressInput, _ prepared: PreparedAddress, countryName: String, textLanguage: String,
+        _ body: (borrowing ShownValues) -> Result
+    ) -> Result {
+        var total = countryName.utf8.count + textLanguage.utf8.count + 2 + input.country.utf8.count
+        for field in AddressField.allCases { total += input.values[field]?.utf8.count ?? 0 }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
+            withUnsafeTemporaryAllocation(of: ShownValues.Entry.self, capacity: ShownValues.fieldCount) { entries in
+                let values = ShownValues(
+                    input.values, hidden: prepared.hidden, country: input.country, countryName: countryName,
+                    textLanguage: textLanguage,
+                    buffer: buffer, entries: entries)
+                return body(values)
+            }
         }
     }
+}
 
-    /// The texts in `language` of `format`, at `index` in `FormatCatalog.ordered`.
-    func formatTexts(_ format: AddressFormat, at index: Int, _ language: String) -> FormatTexts {
-        if let texts = texts.first(where: { $0.language == language }), index < texts.formats.count {
-            return texts.formats[index]
+/// The shown values of one request as UTF-8 in one buffer, with what the fast paths need to know of each.
+struct ShownValues: ~Copyable {
+    static let fieldCount = AddressField.allCases.count
+
+    struct Entry {
+        var start: Int32
+        /// -1 when the field has no value.
+        var count: Int32
+        /// Whether the value holds a line break (`PlainText.hasLineBreak`).
+        var lineBreak: Bool
+        /// Whether the value holds a byte JSON escapes (a control character, `"` or `\`).
+        var needsEscape: Bool
+        /// Whether its first scalar is no whitespace: a line starting with it is not trimmed at the start.
+        var cleanStart: Bool
+        /// Whether its last scalar starts a grapheme cluster of its own and is no whitespace: a line ending with
+        /// it is not trimmed at the end (`PlainText.hasCleanEnd`).
+        var cleanEnd: Bool
+    }
+
+    let entries: UnsafeMutableBufferPointer<Entry>
+    /// Whether a value has a line break or an end that needs grapheme clusters: its lines are looked at before
+    /// they are written.
+    private(set) var needsCare = false
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    private let hidden: Int
+    /// The address's country code.
+    let country: UnsafeBufferPointer<UInt8>
+    /// The country's name, as entered values are.
+    let countryName: UnsafeBufferPointer<UInt8>
+    let countryNeedsEscape: Bool
+    /// The text's language quoted (`"und"`), for `linesLang` and `valueLang`.
+    let textLanguage: UnsafeBufferPointer<UInt8>
+
+    init(
+        _ values: FieldMap<String>, hidden: AddressField?, country: String, countryName: String, textLanguage: String,
+        buffer: UnsafeMutableBufferPointer<UInt8>, entries: UnsafeMutableBufferPointer<Entry>
+    ) {
+        self.entries = entries
+        bytes = buffer
+        self.hidden = hidden?.ordinal ?? -1
+        var used = 0
+        for (ordinal, field) in AddressField.allCases.enumerated() {
+            guard let value = values[field] else {
+                entries[ordinal] = Entry(
+                    start: 0, count: -1, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
+                continue
+            }
+            let range = Self.copy(value, to: buffer, at: &used)
+            guard !range.isEmpty else {
+                entries[ordinal] = Entry(
+                    start: 0, count: 0, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
+                continue
+            }
+            let entry = Self.entry(UnsafeBufferPointer(rebasing: buffer[range]), start: range.lowerBound)
+            entries[ordinal] = entry
+            if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd { needsCare = true }
         }
-        return FormatTexts(format, language: language, labels: labels)
+        self.country = UnsafeBufferPointer(rebasing: buffer[Self.copy(country, to: buffer, at: &used)])
+        self.countryName = UnsafeBufferPointer(rebasing: buffer[Self.copy(countryName, to: buffer, at: &used)])
+        countryNeedsEscape = ByteSink.needsEscape(self.countryName)
+        let quoteStart = used
+        buffer[used] = 0x22
+        used += 1
+        _ = Self.copy(textLanguage, to: buffer, at: &used)
+        buffer[used] = 0x22
+        used += 1
+        self.textLanguage = UnsafeBufferPointer(rebasing: buffer[quoteStart..<used])
     }
 
-    /// The label of the country field in `language`.
-    func countryLabel(_ language: String) -> String {
-        texts.first(where: { $0.language == language })?.countryLabel
-            ?? labels.text("address.field.country", language: language)
+    /// Copies `text`'s UTF-8 into `buffer` at `used`; returns where it went.
+    private static func copy(
+        _ text: String, to buffer: UnsafeMutableBufferPointer<UInt8>, at used: inout Int
+    ) -> Range<Int> {
+        let start = used
+        used += UnsafeMutableBufferPointer(rebasing: buffer[start...]).initialize(from: text.utf8).1
+        return start..<used
     }
 
-    private func regionUnknown(_ language: String) -> String {
-        texts.first(where: { $0.language == language })?.regionUnknown
-            ?? labels.text("address.warning.region_unknown", language: language)
+    /// The field's value (the hidden one and an empty one included: `fields` lists them), or nil.
+    func value(_ ordinal: Int) -> UnsafeBufferPointer<UInt8>? {
+        let entry = entries[ordinal]
+        guard entry.count >= 0 else { return nil }
+        return UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.start + entry.count)])
+    }
+
+    /// The values the lines and the one-line form show, as Strings, for the careful path.
+    func visibleStrings() -> FieldMap<String> {
+        var strings = FieldMap<String>()
+        for (ordinal, field) in AddressField.allCases.enumerated() {
+            if let value = visible(ordinal) { strings[field] = String(decoding: value, as: UTF8.self) }
+        }
+        return strings
+    }
+
+    /// The field's value as the lines and the one-line form show it: nil for the hidden field and an empty value.
+    func visible(_ ordinal: Int) -> UnsafeBufferPointer<UInt8>? {
+        let entry = entries[ordinal]
+        guard entry.count > 0, ordinal != hidden else { return nil }
+        return UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.start + entry.count)])
+    }
+
+    /// A value's entry. Printable ASCII (most values) is told apart in one pass; other text is looked at for
+    /// each property.
+    private static func entry(_ utf8: UnsafeBufferPointer<UInt8>, start: Int) -> Entry {
+        let printable = !utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 >= 0x7F }
+        if printable {
+            return Entry(
+                start: Int32(start), count: Int32(utf8.count), lineBreak: false, needsEscape: false,
+                cleanStart: utf8[0] != 0x20, cleanEnd: utf8[utf8.count - 1] != 0x20)
+        }
+        let (lineBreak, needsEscape) = scan(utf8)
+        return Entry(
+            start: Int32(start), count: Int32(utf8.count), lineBreak: lineBreak, needsEscape: needsEscape,
+            cleanStart: PlainText.hasCleanStart(utf8), cleanEnd: PlainText.hasCleanEnd(utf8))
+    }
+
+    /// In one pass: `PlainText.hasLineBreak` over UTF-8 (U+000A–U+000D, U+0085 as `C2 85`, U+2028 and U+2029 as
+    /// `E2 80 A8/A9`), and `ByteSink.needsEscape`.
+    private static func scan(_ utf8: UnsafeBufferPointer<UInt8>) -> (lineBreak: Bool, needsEscape: Bool) {
+        var lineBreak = false
+        var needsEscape = false
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xC2 && byte != 0xE2 { continue }
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { needsEscape = true }
+            if (0x0A...0x0D).contains(byte) { lineBreak = true }
+            if byte == 0xC2, index + 1 < utf8.count, utf8[index + 1] == 0x85 { lineBreak = true }
+            if byte == 0xE2, index + 2 < utf8.count, utf8[index + 1] == 0x80, utf8[index + 2] & 0xFE == 0xA8 {
+                lineBreak = true
+            }
+        }
+        return (lineBreak, needsEscape)
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// The bytes of a span of `AddressRenderer`'s encoded texts.
+    fileprivate func span(_ span: AddressRenderer.Span) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: self[Int(span.start)..<Int(span.start + span.count)])
     }
 }

@@ -87,10 +87,8 @@ struct BytePattern: Sendable {
         var contiguous = text
         let slotCount = 2 * (groupCount + 1)
         return contiguous.withUTF8 { utf8 -> PatternMatch? in
-            if utf8.contains(where: { $0 >= 0x80 }) { return nil }
             return withUnsafeTemporaryAllocation(of: Int32.self, capacity: slotCount) { slots -> PatternMatch? in
-                slots.initialize(repeating: -1)
-                guard let matched = run(utf8, slots) else { return nil }
+                guard let matched = wholeMatch(utf8, slots: slots) else { return nil }
                 guard matched else { return .noMatch }
                 let view = text.utf8
                 return .matched(
@@ -106,8 +104,25 @@ struct BytePattern: Sendable {
         }
     }
 
+    /// `wholeMatch(_:)` over UTF-8 bytes: true with `slots` (`2 * (groupCount + 1)` of them: each group's start and
+    /// end byte offset, -1 for a group that took no part) filled, false on no match, nil when ICU must answer.
+    func wholeMatch(_ utf8: UnsafeBufferPointer<UInt8>, slots: UnsafeMutableBufferPointer<Int32>) -> Bool? {
+        if utf8.contains(where: { $0 >= 0x80 }) { return nil }
+        slots.initialize(repeating: -1)
+        return run(utf8, slots)
+    }
+
     /// Runs the program over the whole text: true on a match (with `slots` filled), false on none, nil past a limit.
     private func run(_ text: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<Int32>) -> Bool? {
+        program.withUnsafeBufferPointer { program in
+            sets.withUnsafeBufferPointer { sets in run(text, slots, program: program, sets: sets) }
+        }
+    }
+
+    private func run(
+        _ text: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<Int32>,
+        program: UnsafeBufferPointer<Instruction>, sets: UnsafeBufferPointer<ByteSet>
+    ) -> Bool? {
         // Each entry is a branch to resume (pc, position) or a capture to restore (-1 - slot, old value).
         withUnsafeTemporaryAllocation(of: (Int32, Int32).self, capacity: Self.maximumStack) { stack -> Bool? in
             var depth = 0

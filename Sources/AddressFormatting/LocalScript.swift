@@ -13,6 +13,9 @@ final class Layout: Sendable {
     let arabicOneLine: LineTemplate
     /// The fields whose first letter decides the script (`LocalScript.deciding`) that this layout shows, in order.
     let deciding: [AddressField]
+    /// `lines` and `oneLine` compiled for rendering, and the same for Arabic script.
+    let program: LayoutProgram
+    let arabicProgram: LayoutProgram
 
     init(lines: [LineTemplate], oneLine: LineTemplate, fields: [AddressField]) {
         self.lines = lines
@@ -21,6 +24,14 @@ final class Layout: Sendable {
         deciding = LocalScript.deciding.filter(fields.contains)
         arabicLines = lines.map { $0.replacingCommas(with: ArabicScript.comma) }
         arabicOneLine = oneLine.replacingCommas(with: ArabicScript.comma)
+        program = LayoutProgram(lines: lines, oneLine: oneLine)
+        let sameInArabic = arabicLines == lines && arabicOneLine == oneLine
+        arabicProgram = sameInArabic ? program : LayoutProgram(lines: arabicLines, oneLine: arabicOneLine)
+    }
+
+    /// The compiled templates for text in Arabic script or in another.
+    func program(arabic: Bool) -> LayoutProgram {
+        arabic ? arabicProgram : program
     }
 
     /// The lines for text in Arabic script or in another.

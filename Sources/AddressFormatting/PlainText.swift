@@ -11,9 +11,79 @@ enum PlainText {
     /// `text` without leading and trailing whitespace characters (`Character.isWhitespace`); the string
     /// itself, not a copy, when there is nothing to trim.
     static func trimmed(_ text: String) -> String {
-        let whole = text[...]
-        guard let range = asciiTrimmedRange(whole) else { return characterTrimmed(whole) }
-        return range == whole.startIndex..<whole.endIndex ? text : String(text[range])
+        var text = text
+        // The ASCII ends trimmed over the bytes; nil when a non-ASCII byte is reached first at either end.
+        let trimmed = text.withUTF8 { utf8 -> Range<Int>? in
+            var start = 0
+            var end = utf8.count
+            while start < end {
+                let byte = utf8[start]
+                guard byte < 0x80 else { return hasCleanEnds(utf8) ? 0..<utf8.count : nil }
+                guard isASCIIWhitespace(byte) else { break }
+                start += 1
+            }
+            if start == end { return start..<start }
+            // utf8[start] is an ASCII byte other than whitespace, so this loop stops at the latest just after it.
+            while true {
+                let byte = utf8[end - 1]
+                guard byte < 0x80 else { return start == 0 && hasCleanEnd(utf8) ? 0..<utf8.count : nil }
+                guard isASCIIWhitespace(byte) else { break }
+                end -= 1
+            }
+            return start..<end
+        }
+        guard let trimmed else { return characterTrimmed(text[...]) }
+        if trimmed.count == text.utf8.count { return text }
+        return text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[trimmed]), as: UTF8.self) }
+    }
+
+    /// Whether trimming leaves UTF-8 text as it is, decided from its first and last scalar: the first is no
+    /// whitespace (`Character.isWhitespace` reads a character's first scalar), and the last starts a grapheme
+    /// cluster of its own and is no whitespace (`startsOwnCluster`). False for empty text, and whenever in doubt.
+    ///
+    /// Why the end is exact: a cluster that starts with whitespace is that whitespace and the Extend, ZWJ or
+    /// SpacingMark scalars after it (CR LF aside, no rule joins anything else to whitespace), so text whose last
+    /// scalar is none of these and no whitespace ends in a cluster that does not start with whitespace.
+    static func hasCleanEnds(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        hasCleanStart(utf8) && hasCleanEnd(utf8)
+    }
+
+    /// Whether the first scalar of UTF-8 text is no whitespace; false for empty text.
+    static func hasCleanStart(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let byte = utf8.first else { return false }
+        if byte < 0x80 { return !isASCIIWhitespace(byte) }
+        var iterator = utf8.makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
+        return !scalar.properties.isWhitespace
+    }
+
+    /// Whether the last scalar of UTF-8 text starts a grapheme cluster of its own and is no whitespace: printable
+    /// ASCII other than the space, or a scalar `startsOwnCluster` accepts; false for empty text.
+    static func hasCleanEnd(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard var end = utf8.indices.last else { return false }
+        if utf8[end] < 0x80 { return (0x21...0x7E).contains(utf8[end]) }
+        while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }
+        var iterator = UnsafeBufferPointer(rebasing: utf8[end...]).makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
+        return startsOwnCluster(scalar.value)
+    }
+
+    /// Letters whose Grapheme_Cluster_Break is Other (or LV/LVT: Hangul syllables) and that are no whitespace: the
+    /// letters of Latin-1 and Latin Extended-A and B, Greek, Cyrillic, Armenian, Hebrew and Arabic, kana, CJK
+    /// ideographs, Hangul syllables and fullwidth ASCII. Nothing joins them to a cluster before them but a Prepend
+    /// or Hangul scalar, neither of which is whitespace. Anything else (marks, Thai and Indic vowels, emoji) is
+    /// left to the `Character` definition.
+    static func startsOwnCluster(_ value: UInt32) -> Bool {
+        switch value {
+        case 0xC0...0x24F, 0x386...0x3FF, 0x400...0x482, 0x48A...0x52F, 0x531...0x556, 0x561...0x587,
+            0x5D0...0x5EA, 0x620...0x64A, 0x660...0x669, 0x671...0x6D3, 0x3041...0x3096, 0x30A1...0x30FA,
+            0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFF01...0xFF5E:
+            return true
+        default:
+            return false
+        }
     }
 
     /// `text` without leading and trailing whitespace characters (`Character.isWhitespace`).

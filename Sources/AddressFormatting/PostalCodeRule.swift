@@ -2,8 +2,9 @@
 /// runs of spaces are collapsed to one and, when `uppercase` is set, letters are upper-cased; if `pattern`
 /// then matches the whole value, `format` rebuilds it from the groups (`$1 $2`; `{-$2}` only when group 2
 /// took part), else the value is shown as entered and flagged. A cleaned value longer than `maximumLength`,
-/// or one whose match ICU stops at its step limit, is flagged the same way: it was not confirmed.
-struct PostalCodeRule: Sendable {
+/// or one whose match ICU stops at its step limit, is flagged the same way: it was not confirmed. A class: a
+/// request takes its country's rule with one retain.
+final class PostalCodeRule: Sendable {
     static let maximumLength = AddressPlugin.maximumPostalCodeLength
 
     /// An ICU regular expression that must match the whole cleaned value.
@@ -13,6 +14,10 @@ struct PostalCodeRule: Sendable {
     let uppercase: Bool
     private let compiled: CompiledPattern
     private let formatParts: [FormatPart]
+    /// The bytes of the format's text parts, and how many group references it has: with the cleaned value's
+    /// length, the most bytes the format can write.
+    private let formatTextBytes: Int
+    private let formatGroupReferences: Int
 
     private enum FormatPart: Sendable {
         case text(String)
@@ -44,6 +49,19 @@ struct PostalCodeRule: Sendable {
         } else {
             formatParts = []
         }
+        func measure(_ parts: [FormatPart]) -> (text: Int, groups: Int) {
+            parts.reduce(into: (0, 0)) { total, part in
+                switch part {
+                case .text(let text): total.text += text.utf8.count
+                case .group: total.groups += 1
+                case .optional(let inner):
+                    let (text, groups) = measure(inner)
+                    total.text += text
+                    total.groups += groups
+                }
+            }
+        }
+        (formatTextBytes, formatGroupReferences) = measure(formatParts)
     }
 
     /// The normalised code, or nil when the value is not confirmed by the pattern.
@@ -63,6 +81,7 @@ struct PostalCodeRule: Sendable {
     }
 
     func check(_ value: String) -> Outcome {
+        if let outcome = asciiCheck(value) { return outcome }
         let cleaned = clean(value)
         guard cleaned.unicodeScalars.count <= Self.maximumLength else { return .tooLong }
         switch compiled.wholeMatch(cleaned) {
@@ -72,6 +91,87 @@ struct PostalCodeRule: Sendable {
             guard format != nil else { return .normalized(cleaned) }
             return .normalized(Self.render(formatParts, groups) ?? cleaned)
         }
+    }
+
+    /// The longest ASCII value `asciiCheck` cleans on the stack; a longer one takes the general path.
+    private static let asciiLimit = 128
+
+    /// `check` for an ASCII value the byte matcher answers, over bytes on the stack (cleaned as `clean` does for
+    /// ASCII text: whitespace trimmed and collapsed to single spaces, letters upper-cased when the rule says so);
+    /// nil leaves the value to the general path.
+    private func asciiCheck(_ value: String) -> Outcome? {
+        guard let pattern = compiled.bytePattern, value.utf8.count <= Self.asciiLimit else { return nil }
+        var value = value
+        return value.withUTF8 { utf8 -> Outcome? in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.asciiLimit) { buffer -> Outcome? in
+                var count = 0
+                var pendingSpace = false
+                for byte in utf8 {
+                    guard byte < 0x80 else { return nil }
+                    if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                        pendingSpace = count > 0
+                        continue
+                    }
+                    if pendingSpace {
+                        buffer[count] = 0x20
+                        count += 1
+                        pendingSpace = false
+                    }
+                    buffer[count] = uppercase && (0x61...0x7A).contains(byte) ? byte - 0x20 : byte
+                    count += 1
+                }
+                guard count <= Self.maximumLength else { return .tooLong }
+                let cleaned = UnsafeBufferPointer(rebasing: buffer[0..<count])
+                let slotCount = 2 * (compiled.groupCount + 1)
+                return withUnsafeTemporaryAllocation(of: Int32.self, capacity: slotCount) { slots -> Outcome? in
+                    guard let matched = pattern.wholeMatch(cleaned, slots: slots) else { return nil }
+                    guard matched else { return .noMatch }
+                    guard format != nil else { return .normalized(String(decoding: cleaned, as: UTF8.self)) }
+                    let capacity = formatTextBytes + formatGroupReferences * count
+                    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(capacity, 1)) { output in
+                        var written = 0
+                        let rendered = Self.render(
+                            formatParts, cleaned, UnsafeBufferPointer(slots), into: output, at: &written)
+                        return .normalized(
+                            rendered
+                                ? String(decoding: UnsafeBufferPointer(rebasing: output[0..<written]), as: UTF8.self)
+                                : String(decoding: cleaned, as: UTF8.self))
+                    }
+                }
+            }
+        }
+    }
+
+    /// `render(_:_:)` over bytes: the groups are the byte ranges in `slots`; false (with `written` where it was)
+    /// where that gives nil.
+    private static func render(
+        _ parts: [FormatPart], _ text: UnsafeBufferPointer<UInt8>, _ slots: UnsafeBufferPointer<Int32>,
+        into output: UnsafeMutableBufferPointer<UInt8>, at written: inout Int
+    ) -> Bool {
+        let start = written
+        for part in parts {
+            switch part {
+            case .text(let literal):
+                for byte in literal.utf8 {
+                    output[written] = byte
+                    written += 1
+                }
+            case .group(let index):
+                let lower = 2 * index < slots.count ? Int(slots[2 * index]) : -1
+                let upper = 2 * index + 1 < slots.count ? Int(slots[2 * index + 1]) : -1
+                guard lower >= 0, upper > lower, upper <= text.count else {
+                    written = start
+                    return false
+                }
+                for offset in lower..<upper {
+                    output[written] = text[offset]
+                    written += 1
+                }
+            case .optional(let inner):
+                _ = render(inner, text, slots, into: output, at: &written)
+            }
+        }
+        return true
     }
 
     /// The value trimmed, with whitespace runs collapsed to one space, upper-cased when the rule says so.

@@ -28,6 +28,23 @@ import Testing
         }
     }
 
+    /// Text of letters from every script `PlainText.startsOwnCluster` takes, next to marks, joiners, jamo, Thai
+    /// vowels, emoji, wide spaces and line breaks, in random order: trimming decided by the first and last
+    /// scalar must match trimming whole characters.
+    @Test func trimmingMatchesCharacterWhitespaceOnMixedScripts() {
+        var random = SplitMix(seed: 3)
+        let pieces = RenderingDefinitionTests.pieces
+        for _ in 0..<20000 {
+            var sample = ""
+            for _ in 0...random.next(4) { sample += pieces[random.next(pieces.count)] }
+            let reference = RenderingDefinitionTests.trimmed(sample[...])
+            #expect(PlainText.trimmed(sample).utf8.elementsEqual(reference.utf8), "\(sample.debugDescription)")
+            if Array(sample.utf8).withUnsafeBufferPointer({ PlainText.hasCleanEnds($0) }) {
+                #expect(reference.utf8.elementsEqual(sample.utf8), "\(sample.debugDescription)")
+            }
+        }
+    }
+
     @Test func lineBreakDetectionMatchesCharacterNewline() {
         for sample in Self.samples {
             #expect(PlainText.hasLineBreak(sample) == sample.contains(where: \.isNewline), "\(sample.debugDescription)")

@@ -1,0 +1,156 @@
+import FmtCore
+
+/// Appends JSON already put together as bytes to a response: members encoded at load (a field's label, a warning)
+/// and a request's rendered lines, written through a `ByteSink` instead of one `ResponseWriter` call per member.
+extension ResponseWriter {
+    /// Appends the members `body` writes, each with its leading comma (`,"lines":[…]`), after the members already
+    /// written at this level. The writer's bytes are taken out (the writer left empty, so they are the only
+    /// reference and grow in place), `body` appends to them through a buffer on the stack, and they are handed
+    /// back as a writer after members: one append per kilobyte instead of one per piece.
+    ///
+    /// The writer does not say whether a member came before; it has exactly when its bytes end in anything but
+    /// the opening `{` or `[` of its level (the dispatcher's envelope ends `"ok":true`, `FormatterPlugin.handle(_:)`
+    /// starts from `{`), and otherwise the first comma is taken out again.
+    mutating func appendEncodedMembers(_ body: (inout ByteSink) -> Void) {
+        var bytes = self.bytes
+        self = ResponseWriter()
+        let start = bytes.count
+        let afterMembers = bytes.last.map { $0 != UInt8(ascii: "{") && $0 != UInt8(ascii: "[") } ?? false
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ByteSink.bufferSize) { buffer in
+            var sink = ByteSink(appendingTo: bytes, buffer: buffer)
+            bytes = []
+            body(&sink)
+            bytes = sink.finish()
+        }
+        if !afterMembers, start < bytes.count, bytes[start] == UInt8(ascii: ",") { bytes.remove(at: start) }
+        self = ResponseWriter(bytes: consume bytes, afterMembers: true)
+    }
+}
+
+/// A byte buffer on the stack in front of a response's bytes: small pieces are copied into it, and it is
+/// appended to the bytes whenever it fills and at the end. Positions are offsets in the final bytes, so a piece
+/// written speculatively (a line that turns out to need the careful path) can be taken back.
+struct ByteSink: ~Copyable {
+    /// Stays within the size `withUnsafeTemporaryAllocation` puts on the stack without asking.
+    static let bufferSize = 1024
+
+    private var bytes: [UInt8]
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    private var used = 0
+
+    init(appendingTo bytes: [UInt8], buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.bytes = bytes
+        self.buffer = buffer
+    }
+
+    /// The offset of the next byte in the final bytes.
+    var position: Int { bytes.count + used }
+
+    /// Drops everything written after `position`.
+    mutating func rollBack(to position: Int) {
+        if position >= bytes.count {
+            used = position - bytes.count
+        } else {
+            bytes.removeSubrange(position...)
+            used = 0
+        }
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        if used == buffer.count { flush() }
+        buffer[used] = byte
+        used += 1
+    }
+
+    /// Bytes already encoded (JSON prepared at load, or text known to need no escape).
+    @inline(__always)
+    mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
+        guard let source = piece.baseAddress, piece.count > 0 else { return }
+        if used + piece.count > buffer.count {
+            flush()
+            if piece.count > buffer.count {
+                bytes.append(contentsOf: piece)
+                return
+            }
+        }
+        (buffer.baseAddress! + used).update(from: source, count: piece.count)
+        used += piece.count
+    }
+
+    /// A literal's bytes (member names, punctuation).
+    @inline(__always)
+    mutating func append(_ literal: StaticString) {
+        append(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Text as it goes inside a JSON string, escaped exactly as `JSONWriter` escapes: `"`, `\`, `\n`, `\r`, `\t`
+    /// and `\u00xx` for the other control characters; everything else as it is.
+    mutating func appendEscaped(_ text: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for index in 0..<text.count {
+            let byte = text[index]
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            append(UnsafeBufferPointer(rebasing: text[runStart..<index]))
+            append(0x5C)
+            switch byte {
+            case 0x22, 0x5C: append(byte)
+            case 0x0A: append(UInt8(ascii: "n"))
+            case 0x0D: append(UInt8(ascii: "r"))
+            case 0x09: append(UInt8(ascii: "t"))
+            default:
+                append("u00")
+                append(Self.hex(byte >> 4))
+                append(Self.hex(byte & 0xF))
+            }
+            runStart = index + 1
+        }
+        append(UnsafeBufferPointer(rebasing: text[runStart...]))
+    }
+
+    /// Whether JSON escapes a byte of `text` (a control character, `"` or `\`).
+    static func needsEscape(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        text.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+    }
+
+    /// Text as it goes inside a JSON string, `escape` saying whether it needs escaping (`needsEscape`, known).
+    @inline(__always)
+    mutating func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, escape: Bool) {
+        if escape { appendEscaped(text) } else { append(text) }
+    }
+
+    /// Text as a quoted JSON string.
+    mutating func appendString(_ text: UnsafeBufferPointer<UInt8>) {
+        append(0x22)
+        appendEscaped(text)
+        append(0x22)
+    }
+
+    /// A `String` as a quoted JSON string.
+    mutating func appendString(_ text: String) {
+        var text = text
+        text.withUTF8 { appendString($0) }
+    }
+
+    /// A `String` as it goes inside a JSON string.
+    mutating func appendEscaped(_ text: String) {
+        var text = text
+        text.withUTF8 { appendEscaped($0) }
+    }
+
+    /// Everything written, the bytes the sink started with first.
+    consuming func finish() -> [UInt8] {
+        flush()
+        return bytes
+    }
+
+    private mutating func flush() {
+        guard used > 0 else { return }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<used]))
+        used = 0
+    }
+
+    private static func hex(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+    }
+}

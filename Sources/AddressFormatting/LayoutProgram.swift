@@ -1,0 +1,81 @@
+/// A layout's line templates and one-line form compiled at load into plain steps over field ordinals and literal
+/// bytes, so rendering an address copies bytes instead of walking `LineTemplate.Part`s and building Strings. A
+/// class: a request takes its program with one retain.
+final class LayoutProgram: Sendable {
+    /// One step: a field (by `AddressField.ordinal`) or a literal separator, or the end of a template.
+    struct Step: Sendable {
+        enum Kind: UInt8, Sendable {
+            case field, separator, end
+        }
+
+        /// For `separator`: its bytes in `literals`.
+        private(set) var start: UInt32 = 0
+        private(set) var count: UInt32 = 0
+        let kind: Kind
+        /// The field's ordinal for `field`.
+        private(set) var field: UInt8 = 0
+        private var flags: UInt8 = 0
+
+        init(kind: Kind, field: UInt8 = 0) {
+            self.kind = kind
+            self.field = field
+        }
+
+        init(separator start: Int, count: Int, punctuated: Bool, lineBreak: Bool, needsEscape: Bool) {
+            kind = .separator
+            self.start = UInt32(start)
+            self.count = UInt32(count)
+            flags = (punctuated ? 1 : 0) | (lineBreak ? 2 : 0) | (needsEscape ? 4 : 0)
+        }
+
+        /// For `separator`: whether it carries more than spaces (`LineTemplate.Part.separator`).
+        var punctuated: Bool { flags & 1 != 0 }
+        /// For `separator`: whether it holds a line break, which only the careful path splits.
+        var lineBreak: Bool { flags & 2 != 0 }
+        /// For `separator`: whether JSON escapes one of its bytes.
+        var needsEscape: Bool { flags & 4 != 0 }
+
+        /// A separator's bytes.
+        func text(in literals: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: literals[Int(start)..<Int(start + count)])
+        }
+    }
+
+    /// Each line's steps, each line ended by an `end` step; then the one-line form's, ended the same way.
+    let steps: [Step]
+    /// Where the one-line form's steps start.
+    let oneLineStart: Int
+    /// The separators' UTF-8 bytes.
+    let literals: [UInt8]
+    /// The templates, for the careful path (`LineTemplate.render`).
+    let lines: [LineTemplate]
+    let oneLine: LineTemplate
+
+    init(lines: [LineTemplate], oneLine: LineTemplate) {
+        var steps: [Step] = []
+        var literals: [UInt8] = []
+        var oneLineStart = 0
+        for template in lines + [oneLine] {
+            oneLineStart = steps.count
+            for part in template.parts {
+                switch part {
+                case .field(let field):
+                    steps.append(Step(kind: .field, field: UInt8(field.ordinal)))
+                case .separator(let text, let punctuated):
+                    steps.append(
+                        Step(
+                            separator: literals.count, count: text.utf8.count, punctuated: punctuated,
+                            lineBreak: PlainText.hasLineBreak(text),
+                            needsEscape: text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }))
+                    literals.append(contentsOf: text.utf8)
+                }
+            }
+            steps.append(Step(kind: .end))
+        }
+        self.steps = steps
+        self.oneLineStart = oneLineStart
+        self.literals = literals
+        self.lines = lines
+        self.oneLine = oneLine
+    }
+}
