@@ -559,6 +559,36 @@ struct PatternProgram: @unchecked Sendable {
         let maximum: Int32
     }
 
+    /// Every group taking as many digits as it can: the first split in priority order, and nearly always a match.
+    /// Nil (slots unset) when it is none, and the search must back off.
+    @inline(__always)
+    private func matchGroupsGreedily(
+        _ groups: UnsafeBufferPointer<Group>, _ input: UnsafeBufferPointer<UInt8>, at start: Int, whole: Bool,
+        slots: UnsafeMutableBufferPointer<Int32>?
+    ) -> Int? {
+        var position = start
+        for group in 0..<groups.count {
+            let spec = groups[group]
+            let limit = min(Int(spec.maximum), input.count - position)
+            var run = 0
+            while run < limit && Self.isDigit(input[position + run], in: spec.mask) { run += 1 }
+            guard run >= Int(spec.minimum) else {
+                slots?.update(repeating: -1)
+                return nil
+            }
+            if let slots {
+                slots[2 * group] = Int32(position)
+                slots[2 * group + 1] = Int32(position + run)
+            }
+            position += run
+        }
+        guard !whole || position == input.count else {
+            slots?.update(repeating: -1)
+            return nil
+        }
+        return position
+    }
+
     /// The end of the first match of the groups from `group` on at `position`, writing their boundaries.
     private func matchGroups(
         _ groups: UnsafeBufferPointer<Group>, _ group: Int, _ input: UnsafeBufferPointer<UInt8>, at position: Int,
@@ -643,6 +673,7 @@ struct PatternProgram: @unchecked Sendable {
         memoized: Bool = false
     ) -> Int? {
         if !memoized, let groups {
+            if let end = matchGroupsGreedily(groups, input, at: start, whole: whole, slots: slots) { return end }
             return matchGroups(groups, 0, input, at: start, whole: whole, slots: slots)
         }
         let small =
