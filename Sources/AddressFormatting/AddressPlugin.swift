@@ -81,8 +81,9 @@ public struct AddressPlugin: FormatterPlugin {
         let countryName = territories.name(input.country, locale: locale)
         let prepared = renderer.prepare(&input, format: format)
         renderer.writeAddress(
-            input, prepared, format: format, formatIndex: index, language: renderer.languageIndex(locale.language),
-            countryName: countryName, showCountry: viewer?.code != input.country, into: &response)
+            input, prepared, format: format, formatIndex: index, language: renderer.language(locale.language),
+            lang: locale.language, countryName: countryName, showCountry: viewer?.code != input.country, into: &response
+        )
     }
 
     /// `addressFormat`: a country's format with localised labels, its layout, one-line template, postal-code
@@ -102,7 +103,8 @@ public struct AddressPlugin: FormatterPlugin {
         var exampleInput = AddressInput(values: exampleValues, country: country, language: language)
         let example = renderer.prepare(&exampleInput, format: format)
         renderer.writeDescription(
-            format, formatIndex: index, language: renderer.languageIndex(locale.language), layout: layout,
+            format, formatIndex: index, language: renderer.language(locale.language),
+            lang: locale.language, layout: layout,
             isLatin: isLatin, arabic: arabic, countryName: countryName, example: exampleInput, example,
             showCountry: viewer?.code != country, into: &response)
     }

@@ -46,7 +46,6 @@ struct PreparedAddress {
 /// bytes. The labels and warnings every format can show are encoded as JSON once at load for each language with
 /// a label table, so a request reads no label tables and builds no Strings for them.
 final class AddressRenderer: Sendable {
-    let labels: LabelTable
     /// The languages with a label table, in `LabelTable.languages` order: the index of one picks its texts.
     private let languages: [String]
     /// Per language.
@@ -111,7 +110,6 @@ final class AddressRenderer: Sendable {
 
     /// The texts of `formats` (`FormatCatalog.ordered`) in every language with a label table.
     init(labels: LabelTable, formats: [AddressFormat]) {
-        self.labels = labels
         languages = labels.languages
         formatCount = formats.count
         fallbackLanguage = labels.languages.firstIndex(of: "en") ?? 0
@@ -203,9 +201,32 @@ final class AddressRenderer: Sendable {
         let labelKey: String
     }
 
-    /// The index of `language`'s texts (a served language); English's when it has no table.
-    func languageIndex(_ language: String) -> Int {
-        languages.firstIndex(of: language) ?? fallbackLanguage
+    /// The texts of a viewer's language: a served language's own, or English's for one without a table (as
+    /// `LabelTable.text` falls back).
+    struct LanguageChoice {
+        let index: Int
+        /// Whether the language has its own table, so its `lang` member is encoded too.
+        let hasTable: Bool
+    }
+
+    /// The texts of `language` (a served language's).
+    func language(_ language: String) -> LanguageChoice {
+        guard let index = languages.firstIndex(of: language) else {
+            return LanguageChoice(index: fallbackLanguage, hasTable: false)
+        }
+        return LanguageChoice(index: index, hasTable: true)
+    }
+
+    /// `,"lang":"nl"`: encoded at load for a language with a table, else written from `lang`.
+    private func writeLang(
+        _ lang: String, _ choice: LanguageChoice, encoded: UnsafeBufferPointer<UInt8>, into sink: inout ByteSink
+    ) {
+        if choice.hasTable {
+            sink.append(encoded.span(languageTexts[choice.index].langMember))
+        } else {
+            sink.append(",\"lang\":")
+            sink.appendString(lang)
+        }
     }
 
     // MARK: - Shown values and warnings
@@ -303,15 +324,16 @@ final class AddressRenderer: Sendable {
     /// `oneLine`, `fields` and `warnings`.
     func writeAddress(
         _ input: borrowing AddressInput, _ prepared: PreparedAddress, format: AddressFormat, formatIndex: Int,
-        language: Int,
+        language choice: LanguageChoice, lang: String,
         countryName: String, showCountry: Bool, into response: inout ResponseWriter
     ) {
+        let language = choice.index
         withValues(input, prepared, countryName: countryName, textLanguage: input.textLanguage) { values in
             response.appendEncodedMembers { sink in
                 encoded.withUnsafeBufferPointer { encoded in
                     let languageTexts = languageTexts[language]
                     let formatTexts = formatTexts[language * formatCount + formatIndex]
-                    sink.append(encoded.span(languageTexts.langMember))
+                    writeLang(lang, choice, encoded: encoded, into: &sink)
                     sink.append(",\"country\":")
                     sink.appendString(values.country)
                     sink.append(encoded.span(formatTexts.formatMember))
@@ -369,15 +391,18 @@ final class AddressRenderer: Sendable {
     /// and `oneLine` (`layout`'s, as Arabic script writes them when `arabic`), `postalCode` and `example` (the
     /// example address as the data has it, and its lines and one-line form rendered as `address` would).
     func writeDescription(
-        _ format: AddressFormat, formatIndex: Int, language: Int, layout: Layout, isLatin: Bool, arabic: Bool,
+        _ format: AddressFormat, formatIndex: Int, language choice: LanguageChoice, lang: String, layout: Layout,
+        isLatin: Bool,
+        arabic: Bool,
         countryName: String, example input: borrowing AddressInput, _ prepared: PreparedAddress, showCountry: Bool,
         into response: inout ResponseWriter
     ) {
+        let language = choice.index
         response.appendEncodedMembers { sink in
             encoded.withUnsafeBufferPointer { encoded in
                 let languageTexts = languageTexts[language]
                 let formatTexts = formatTexts[language * formatCount + formatIndex]
-                sink.append(encoded.span(languageTexts.langMember))
+                writeLang(lang, choice, encoded: encoded, into: &sink)
                 sink.append(",\"country\":")
                 sink.appendString(input.country)
                 sink.append(",\"countryName\":")

@@ -60,8 +60,9 @@ import Testing
         var writer = ResponseWriter(bytes: [UInt8(ascii: "{")])
         let countryName = "Land \u{301}\(country)"
         renderer.writeAddress(
-            input, prepared, format: format, formatIndex: index, language: viewerLanguage, countryName: countryName,
-            showCountry: showCountry, into: &writer)
+            input, prepared, format: format, formatIndex: index,
+            language: renderer.language(labels.languages[viewerLanguage]), lang: labels.languages[viewerLanguage],
+            countryName: countryName, showCountry: showCountry, into: &writer)
         guard case .object(let answer) = try JSONReader.parse(writer.bytes + [UInt8(ascii: "}")]) else {
             Issue.record("not an object")
             return
