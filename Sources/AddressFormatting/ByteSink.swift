@@ -4,26 +4,23 @@ import FmtCore
 /// and a request's rendered lines, written through a `ByteSink` instead of one `ResponseWriter` call per member.
 extension ResponseWriter {
     /// Appends the members `body` writes, each with its leading comma (`,"lines":[…]`), after the members already
-    /// written at this level. The writer's bytes are taken out (the writer left empty, so they are the only
-    /// reference and grow in place), `body` appends to them through a buffer on the stack, and they are handed
-    /// back as a writer after members: one append per kilobyte instead of one per piece.
-    ///
-    /// The writer does not say whether a member came before; it has exactly when its bytes end in anything but
-    /// the opening `{` or `[` of its level (the dispatcher's envelope ends `"ok":true`, `FormatterPlugin.handle(_:)`
-    /// starts from `{`), and otherwise the first comma is taken out again.
+    /// written at this level: the writer's bytes are taken out (so they are the only reference and grow in place),
+    /// `body` appends to them through a buffer on the stack, and they go back: one append per kilobyte instead of
+    /// one per piece. When no member came before, the first comma is taken out again.
     mutating func appendEncodedMembers(_ body: (inout ByteSink) -> Void) {
-        var bytes = self.bytes
-        self = ResponseWriter()
-        let start = bytes.count
-        let afterMembers = bytes.last.map { $0 != UInt8(ascii: "{") && $0 != UInt8(ascii: "[") } ?? false
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ByteSink.bufferSize) { buffer in
-            var sink = ByteSink(appendingTo: bytes, buffer: buffer)
-            bytes = []
-            body(&sink)
-            bytes = sink.finish()
+        appendEncodedMembers { storage, afterMembers in
+            var bytes: [UInt8] = []
+            swap(&bytes, &storage)
+            let start = bytes.count
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ByteSink.bufferSize) { buffer in
+                var sink = ByteSink(appendingTo: bytes, buffer: buffer)
+                bytes = []
+                body(&sink)
+                bytes = sink.finish()
+            }
+            if !afterMembers, start < bytes.count, bytes[start] == UInt8(ascii: ",") { bytes.remove(at: start) }
+            swap(&bytes, &storage)
         }
-        if !afterMembers, start < bytes.count, bytes[start] == UInt8(ascii: ",") { bytes.remove(at: start) }
-        self = ResponseWriter(bytes: consume bytes, afterMembers: true)
     }
 }
 

@@ -81,6 +81,23 @@ public struct ResponseWriter: Sendable {
         }
     }
 
+    // MARK: - Encoded members
+
+    /// Hands `body` the response's bytes to append members it has already encoded as JSON (`,"name":value`,
+    /// each with its leading comma), with whether a member came before at this level (when not, `body` leaves
+    /// out its first comma). For plugins that prepare their members' bytes at load: the caller keeps the JSON
+    /// well-formed, and the bytes are the writer's own, so they grow in place.
+    @inlinable
+    public mutating func appendEncodedMembers<Result>(
+        _ body: (_ bytes: inout [UInt8], _ afterMembers: Bool) throws -> Result
+    ) rethrows -> Result {
+        flush()
+        let afterMembers = needsComma
+        let start = storage.count
+        defer { if storage.count > start { needsComma = true } }
+        return try body(&storage, afterMembers)
+    }
+
     // MARK: - Members
 
     @inlinable
