@@ -230,17 +230,12 @@ public struct JSONReader {
                 guard index < bytes.count else { throw error("unterminated escape") }
                 let escape = bytes[index]
                 index += 1
-                switch escape {
-                case UInt8(ascii: "\""): scalars.append(0x22)
-                case UInt8(ascii: "\\"): scalars.append(0x5C)
-                case UInt8(ascii: "/"): scalars.append(0x2F)
-                case UInt8(ascii: "b"): scalars.append(0x08)
-                case UInt8(ascii: "f"): scalars.append(0x0C)
-                case UInt8(ascii: "n"): scalars.append(0x0A)
-                case UInt8(ascii: "r"): scalars.append(0x0D)
-                case UInt8(ascii: "t"): scalars.append(0x09)
-                case UInt8(ascii: "u"): appendUTF8(try readUnicodeEscape(), to: &scalars)
-                default: throw error("invalid escape")
+                if escape == UInt8(ascii: "u") {
+                    appendUTF8(try readUnicodeEscape(), to: &scalars)
+                } else if let unescaped = Self.unescaped(escape) {
+                    scalars.append(unescaped)
+                } else {
+                    throw error("invalid escape")
                 }
             default:
                 if byte < 0x20 { throw error("control character in a string") }
@@ -256,6 +251,22 @@ public struct JSONReader {
     private static let firstMarkLeadByte: UInt8 = 0xCC
 
     /// Refuses a decoded string with more than `maxNonStarters` non-starters in a row.
+    /// The byte a one-letter escape stands for (`\n` is 0x0A), nil for `u` and for what is no escape.
+    @inline(__always)
+    static func unescaped(_ escape: UInt8) -> UInt8? {
+        switch escape {
+        case UInt8(ascii: "\""): 0x22
+        case UInt8(ascii: "\\"): 0x5C
+        case UInt8(ascii: "/"): 0x2F
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
+    }
+
     private static func requireStreamSafe(
         _ decoded: UnsafeBufferPointer<UInt8>, stringStart: Int
     ) throws(JSONReadError) {

@@ -69,13 +69,6 @@ private enum Scalar {
         case is Bool.Type:
             guard case .bool(let flag) = value else { throw mismatch("a boolean") }
             return flag as! T
-        case is Int.Type:
-            guard case .number(let number) = value else { throw mismatch("a number") }
-            guard let int = number.intValue else {
-                throw DecodingError.dataCorrupted(
-                    .init(codingPath: path, debugDescription: "The number \(number) is not an Int."))
-            }
-            return int as! T
         case let integer as any FixedWidthInteger.Type:
             guard case .number(let number) = value else { throw mismatch("a number") }
             guard let int = number.intValue, let exact = integer.init(exactly: int) else {
@@ -83,20 +76,13 @@ private enum Scalar {
                     .init(codingPath: path, debugDescription: "The number \(number) is not a \(T.self)."))
             }
             return exact as! T
-        case is Float.Type:
+        case is Double.Type, is Float.Type:
             guard case .number(let number) = value else { throw mismatch("a number") }
             guard let double = number.doubleValue else {
                 throw DecodingError.dataCorrupted(
                     .init(codingPath: path, debugDescription: "The number \(number) is out of range."))
             }
-            return Float(double) as! T
-        case is Double.Type:
-            guard case .number(let number) = value else { throw mismatch("a number") }
-            guard let double = number.doubleValue else {
-                throw DecodingError.dataCorrupted(
-                    .init(codingPath: path, debugDescription: "The number \(number) is out of range."))
-            }
-            return double as! T
+            return (T.self == Float.self ? Float(double) as Any : double) as! T
         default:
             return try T(from: ValueDecoder(value: value, codingPath: path))
         }

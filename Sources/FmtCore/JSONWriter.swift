@@ -75,19 +75,25 @@ public enum JSONWriter {
         return found & (ones &* 0x80)
     }
 
-    /// An integer's decimal digits, put together on the stack (`String(value)` builds a string to copy).
+    /// Hands `body` an integer's decimal text (with its `-`), put together on the stack: `String(value)` builds a
+    /// string to copy.
     @inlinable
-    public static func appendInt(_ value: Int, to out: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+    public static func withDecimalDigits<Result>(
+        _ value: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { digits in
             var magnitude = value.magnitude
-            var index = 20
+            var index = 21
             repeat {
                 index -= 1
                 digits[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            if value < 0 { out.append(UInt8(ascii: "-")) }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index..<20]))
+            if value < 0 {
+                index -= 1
+                digits[index] = UInt8(ascii: "-")
+            }
+            return body(UnsafeBufferPointer(rebasing: digits[index..<21]))
         }
     }
 

@@ -452,19 +452,13 @@ private struct RecordScanner {
                 guard index < line.count else { return false }
                 let escape = line[index]
                 index += 1
-                switch escape {
-                case UInt8(ascii: "\""): decoded.append(0x22)
-                case UInt8(ascii: "\\"): decoded.append(0x5C)
-                case UInt8(ascii: "/"): decoded.append(0x2F)
-                case UInt8(ascii: "b"): decoded.append(0x08)
-                case UInt8(ascii: "f"): decoded.append(0x0C)
-                case UInt8(ascii: "n"): decoded.append(0x0A)
-                case UInt8(ascii: "r"): decoded.append(0x0D)
-                case UInt8(ascii: "t"): decoded.append(0x09)
-                case UInt8(ascii: "u"):
+                if escape == UInt8(ascii: "u") {
                     guard let scalar = scanUnicodeEscape() else { return false }
                     for unit in UTF8.encode(scalar)! { decoded.append(unit) }
-                default: return false
+                } else if let unescaped = JSONReader.unescaped(escape) {
+                    decoded.append(unescaped)
+                } else {
+                    return false
                 }
             default:
                 if byte < 0x20 { return false }

@@ -336,17 +336,7 @@ public struct ResponseWriter: Sendable {
 
     @inlinable
     mutating func stageInt(_ value: Int) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var magnitude = value.magnitude
-            var index = 20
-            repeat {
-                index -= 1
-                digits[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 { stage(UInt8(ascii: "-")) }
-            stage(UnsafeBufferPointer(rebasing: digits[index..<20]))
-        }
+        JSONWriter.withDecimalDigits(value) { stage($0) }
     }
 
     /// Makes room for `count` more staged bytes, appending what is staged to `storage` when they would not fit
