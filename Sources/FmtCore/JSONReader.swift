@@ -251,6 +251,17 @@ public struct JSONReader {
     private static let firstMarkLeadByte: UInt8 = 0xCC
 
     /// Refuses a decoded string with more than `maxNonStarters` non-starters in a row.
+    /// The value of a hex digit of a `\u` escape (`a` and `A` are 10), nil for any other byte.
+    @inline(__always)
+    static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
     /// The byte a one-letter escape stands for (`\n` is 0x0A), nil for `u` and for what is no escape.
     @inline(__always)
     static func unescaped(_ escape: UInt8) -> UInt8? {
@@ -284,14 +295,7 @@ public struct JSONReader {
         guard bytes.count - index >= 4 else { throw error("invalid \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error("invalid \\u escape")
-            }
+            guard let digit = Self.hexValue(bytes[index]) else { throw error("invalid \\u escape") }
             value = value << 4 | digit
             index += 1
         }
