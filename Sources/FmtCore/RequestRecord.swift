@@ -24,12 +24,32 @@ final class RequestRecord: @unchecked Sendable {
         var keyCount: Int32
         /// A number's literal or a string's text: `count` bytes at `start` of the line, or of `decoded` when
         /// `inDecoded` (a string with escapes). For an object or array, `count` is its members or elements.
-        var start: Int32
-        var count: Int32
+        @usableFromInline var start: Int32
+        @usableFromInline var count: Int32
         /// The index of the entry after this value and everything in it.
-        var end: Int32
-        var kind: Kind
-        var inDecoded: Bool
+        @usableFromInline var end: Int32
+        @usableFromInline var kind: Kind
+        @usableFromInline var inDecoded: Bool
+
+        /// A string of `count` bytes at `start` of the line, outside any container's members.
+        @usableFromInline
+        init(string start: Int32, count: Int32) {
+            self.init(
+                keyStart: -1, keyCount: 0, start: start, count: count, end: 0, kind: .string, inDecoded: false)
+        }
+
+        @usableFromInline
+        init(
+            keyStart: Int32, keyCount: Int32, start: Int32, count: Int32, end: Int32, kind: Kind, inDecoded: Bool
+        ) {
+            self.keyStart = keyStart
+            self.keyCount = keyCount
+            self.start = start
+            self.count = count
+            self.end = end
+            self.kind = kind
+            self.inDecoded = inDecoded
+        }
 
         /// Calls `body` with room for the entry index of each container open at once.
         static func withOpenContainers<Result>(_ body: (UnsafeMutablePointer<Int32>) -> Result) -> Result {
@@ -129,6 +149,7 @@ final class RequestRecord: @unchecked Sendable {
     func count(_ index: Int) -> Int { Int(entries.base![index].count) }
 
     /// The text of the string or number at `index`, as bytes.
+    @usableFromInline
     func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let entry = entries.base![index]
         let source = entry.inDecoded ? decoded.base : bytes.base
@@ -184,6 +205,19 @@ final class RequestRecord: @unchecked Sendable {
             body(child)
             child = Int(entries.base![child].end)
         }
+    }
+
+    /// Whether every element of the array at `index` is a string, so that element `i` is entry `index + 1 + i`.
+    @usableFromInline
+    func elementsAreStrings(_ index: Int) -> Bool {
+        let entries = entries.base!
+        let end = Int(entries[index].end)
+        var child = index + 1
+        while child < end {
+            guard entries[child].kind == .string else { return false }
+            child += 1
+        }
+        return true
     }
 
     /// The member names and values of the object at `index`, in order.

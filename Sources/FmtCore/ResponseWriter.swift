@@ -259,6 +259,13 @@ public struct ResponseWriter: Sendable {
         stageString(value)
     }
 
+    /// A string element given as UTF-8 (a name read where it lies in the request), escaped as any string.
+    @inlinable
+    public mutating func element(utf8 value: UnsafeBufferPointer<UInt8>) {
+        appendComma()
+        stageString(utf8: value)
+    }
+
     /// An object element whose members `body` appends.
     @inlinable
     public mutating func objectElement<Failure: Error>(
@@ -321,17 +328,29 @@ public struct ResponseWriter: Sendable {
     /// A string, quoted and escaped: staged when short and needing no escape, else appended after the staged bytes.
     @inlinable
     mutating func stageString(_ value: String) {
-        let staged: Bool? = value.utf8.withContiguousStorageIfAvailable { text in
-            guard text.count <= 96, JSONWriter.needsNoEscape(text) else { return false }
-            reserveStaging(text.count + 2)
-            stage(UInt8(ascii: "\""))
-            stage(text)
-            stage(UInt8(ascii: "\""))
-            return true
-        }
+        let staged: Bool? = value.utf8.withContiguousStorageIfAvailable { stageShortString($0) }
         if staged == true { return }
         flush()
         JSONWriter.appendString(value, to: &storage)
+    }
+
+    /// A string given as UTF-8, quoted and escaped as `stageString(_:)` does.
+    @inlinable
+    mutating func stageString(utf8 value: UnsafeBufferPointer<UInt8>) {
+        if stageShortString(value) { return }
+        flush()
+        JSONWriter.appendString(utf8: value, to: &storage)
+    }
+
+    /// Stages `"text"` when it is short and needs no escape; false, staging nothing, otherwise.
+    @inlinable
+    mutating func stageShortString(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count <= 96, JSONWriter.needsNoEscape(text) else { return false }
+        reserveStaging(text.count + 2)
+        stage(UInt8(ascii: "\""))
+        stage(text)
+        stage(UInt8(ascii: "\""))
+        return true
     }
 
     @inlinable

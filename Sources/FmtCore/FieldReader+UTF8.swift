@@ -1,0 +1,79 @@
+extension FieldReader {
+    /// Calls `body` with a string member's UTF-8, read where it lies in a flat request's line (no `String` is
+    /// made); nil when the member is absent, and the failure of `string(_:or:)` when it is not a string.
+    @inlinable
+    public func withUTF8<Result>(
+        _ name: String, or problem: String? = nil, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) throws(Failure) -> Result? {
+        if case .flat(let record, let index) = storage {
+            guard let member = record.member(name, in: index) else { return nil }
+            if record.kind(member) == .string { return record.withText(member, body) }
+        }
+        guard var text = try string(name, or: problem) else { return nil }
+        return text.withUTF8(body)
+    }
+
+    /// Calls `body` with the strings of an array member as UTF-8, each read where it lies in a flat request's line
+    /// (no `String` per element); nil when the member is absent, and the failure of `strings(_:)` when it is not an
+    /// array of strings.
+    @inlinable
+    public func withUTF8Strings<Result>(
+        _ name: String, _ body: (UTF8Strings) throws(Failure) -> Result
+    ) throws(Failure) -> Result? {
+        if case .flat(let record, let index) = storage, let member = record.member(name, in: index),
+            record.kind(member) == .array, record.elementsAreStrings(member)
+        {
+            return try body(
+                UTF8Strings(
+                    entries: UnsafePointer(record.entries.base! + member + 1), count: record.count(member),
+                    line: UnsafePointer(record.bytes.base), decoded: UnsafePointer(record.decoded.base)))
+        }
+        guard let strings = try strings(name) else { return nil }
+        var text: [UInt8] = []
+        var entries: [RequestRecord.Entry] = []
+        entries.reserveCapacity(strings.count)
+        for var string in strings {
+            let start = text.count
+            string.withUTF8 { text.append(contentsOf: $0) }
+            entries.append(RequestRecord.Entry(string: Int32(start), count: Int32(text.count - start)))
+        }
+        return try text.withUnsafeBufferPointer { (text) throws(Failure) -> Result in
+            try entries.withUnsafeBufferPointer { (entries) throws(Failure) -> Result in
+                try body(
+                    UTF8Strings(
+                        entries: entries.baseAddress ?? UnsafePointer(bitPattern: 8)!, count: entries.count,
+                        line: text.baseAddress, decoded: nil))
+            }
+        }
+    }
+}
+
+/// The strings of an array member as UTF-8, as `FieldReader.withUTF8Strings(_:_:)` lends them: valid only inside
+/// its body.
+public struct UTF8Strings {
+    @usableFromInline let entries: UnsafePointer<RequestRecord.Entry>
+    /// How many strings there are.
+    public let count: Int
+    @usableFromInline let line: UnsafePointer<UInt8>?
+    @usableFromInline let decoded: UnsafePointer<UInt8>?
+
+    @inlinable
+    init(
+        entries: UnsafePointer<RequestRecord.Entry>, count: Int, line: UnsafePointer<UInt8>?,
+        decoded: UnsafePointer<UInt8>?
+    ) {
+        self.entries = entries
+        self.count = count
+        self.line = line
+        self.decoded = decoded
+    }
+
+    /// The UTF-8 of the string at `index` (`0..<count`).
+    @inlinable
+    public subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
+        precondition(index >= 0 && index < count, "UTF8Strings index out of range")
+        let entry = entries[index]
+        let base = entry.inDecoded ? decoded : line
+        return UnsafeBufferPointer(start: base.map { $0 + Int(entry.start) }, count: Int(entry.count))
+    }
+}
