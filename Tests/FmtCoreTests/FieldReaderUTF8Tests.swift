@@ -43,7 +43,8 @@ import Testing
         for request in try Self.readings(line) {
             let expected = Result { try request.fields.strings("names") }
             let read = Result {
-                try request.fields.withUTF8Strings("names") { strings in (0..<strings.count).map { Array(strings[$0]) } }
+                try request.fields.withUTF8Strings("names") { strings in (0..<strings.count).map { Array(strings[$0]) }
+                }
             }
             switch (expected, read) {
             case (.success(let texts), .success(let bytes)): #expect(texts?.map { Array($0.utf8) } == bytes)
