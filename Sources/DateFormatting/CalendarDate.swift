@@ -12,17 +12,18 @@ public struct CalendarDate: Sendable, Hashable, CustomStringConvertible {
     /// positions, nothing before or after, and a day that exists in that month and year.
     public init(parsing text: String) throws(DateError) {
         var utf8 = text
-        let parts = utf8.withUTF8 { Self.parts($0, of: text) }
-        let (year, month, day) = try parts.get()
-        self.year = year
-        self.month = month
-        self.day = day
+        let parts = utf8.withUTF8 { Self.parts($0) }
+        (year, month, day) = try parts.get()
     }
 
-    /// Year, month and day of `text`'s bytes, or why they are no date.
-    private static func parts(
-        _ bytes: UnsafeBufferPointer<UInt8>, of text: String
-    ) -> Result<(Int?, Int, Int), DateError> {
+    /// Parses the UTF-8 of a date's text as `init(parsing:)` does (a request's `date` where it lies in the line).
+    public init(utf8: UnsafeBufferPointer<UInt8>) throws(DateError) {
+        (year, month, day) = try Self.parts(utf8).get()
+    }
+
+    /// Year, month and day of a text's bytes, or why they are no date.
+    private static func parts(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<(Int?, Int, Int), DateError> {
+        var text: String { String(decoding: bytes, as: UTF8.self) }
         let dash = UInt8(ascii: "-")
         let year: Int?
         let rest: Int

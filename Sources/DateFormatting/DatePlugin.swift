@@ -59,52 +59,110 @@ public struct DatePlugin: FormatterPlugin {
     /// and `pattern`, in that order.
     public func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
         let fields = request.fields
-        let date = try CalendarDate(parsing: try fields.required("date"))
+        let parsed = try fields.withUTF8("date") { utf8 in
+            Result { () throws(DateError) in try CalendarDate(utf8: utf8) }
+        }
+        guard let date = parsed else { throw fields.failures.missing("date") }
+        let calendarDate = try date.get()
         let yearShared = try fields.bool("yearShared") ?? false
-        let style = try fields.enum("style", as: DateStyle.self, noun: "a date style") ?? .long
-        let route = try route(fields, style: style, showYear: yearShared && date.year != nil)
-        response.member("lang", route.language)
-        response.member("locale", route.tag)
-        let written: Void? = route.formatter.withText(date, referenceYear: Self.referenceYear) {
+        let style = try Self.style(fields)
+        let route = try route(fields, style: style, showYear: yearShared && calendarDate.year != nil)
+        response.appendEncodedMembers { bytes, afterMembers in Self.append(route.head, to: &bytes, afterMembers) }
+        let written: Void? = route.formatter.withText(calendarDate, referenceYear: Self.referenceYear) {
             response.member("text", utf8: $0)
         }
-        guard written != nil else { throw CoreError.internal("ICU could not format \(date) in \(route.icuLocale)") }
-        response.member("pattern", route.pattern)
+        guard written != nil else {
+            throw CoreError.internal("ICU could not format \(calendarDate) in \(route.icuLocale)")
+        }
+        response.appendEncodedMembers { bytes, afterMembers in Self.append(route.tail, to: &bytes, afterMembers) }
     }
 
-    /// What one (locale text, style, year shown) formats with.
-    final class Route: Sendable {
-        let language: String
-        let tag: String
-        let icuLocale: String
-        let pattern: String
-        let formatter: ICUDateFormatter
-
-        init(locale: ResolvedLocale, entry: DateFormatterCache.Entry) {
-            language = locale.language
-            tag = locale.tag
-            icuLocale = locale.icuLocale
-            pattern = entry.pattern
-            formatter = entry.formatter
+    /// The `style` member, matched by its bytes; anything but a style's name is refused by `FieldReader.enum`.
+    private static func style(_ fields: RequestFields) throws -> DateStyle {
+        switch try fields.withUTF8("style", { DateStyle(utf8: $0) }) {
+        case nil: .long
+        case let style??: style
+        case .some(nil): try fields.enum("style", as: DateStyle.self, noun: "a date style") ?? .long
         }
     }
 
+    /// Appends members encoded with their leading comma, leaving the comma out when none came before.
+    private static func append(_ members: [UInt8], to bytes: inout [UInt8], _ afterMembers: Bool) {
+        members.withUnsafeBufferPointer { members in
+            bytes.append(contentsOf: afterMembers ? members : UnsafeBufferPointer(rebasing: members.dropFirst()))
+        }
+    }
+
+    /// What one (locale text, style, year shown) formats with, and its members ready as JSON.
+    final class Route: Sendable {
+        let icuLocale: String
+        let formatter: ICUDateFormatter
+        /// `,"lang":…,"locale":…`.
+        let head: [UInt8]
+        /// `,"pattern":…`.
+        let tail: [UInt8]
+
+        init(locale: ResolvedLocale, entry: DateFormatterCache.Entry) {
+            icuLocale = locale.icuLocale
+            formatter = entry.formatter
+            var head = ResponseWriter(afterMembers: true)
+            head.member("lang", locale.language)
+            head.member("locale", locale.tag)
+            self.head = head.bytes
+            var tail = ResponseWriter(afterMembers: true)
+            tail.member("pattern", entry.pattern)
+            self.tail = tail.bytes
+        }
+    }
+
+    /// A route's key: the `locale` member's bytes (packed in two words when they fit, as most tags do), the
+    /// style and whether the year shows.
     struct RouteKey: Hashable, Sendable {
-        /// The `locale` member's text, nil when absent.
-        let locale: WireName?
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        /// How many bytes the text has; -1 when there is no `locale`.
+        var count = -1
+        /// A text longer than 16 bytes.
+        var long: WireName?
         let style: DateStyle
         let showYear: Bool
+
+        init(locale: UnsafeBufferPointer<UInt8>?, style: DateStyle, showYear: Bool) {
+            self.style = style
+            self.showYear = showYear
+            guard let locale else { return }
+            count = locale.count
+            guard locale.count <= 16 else {
+                long = WireName(String(decoding: locale, as: UTF8.self))
+                return
+            }
+            withUnsafeMutableBytes(of: &low) { low in
+                withUnsafeMutableBytes(of: &high) { high in
+                    for (offset, byte) in locale.enumerated() {
+                        if offset < 8 { low[offset] = byte } else { high[offset - 8] = byte }
+                    }
+                }
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(low)
+            hasher.combine(high ^ UInt64(bitPattern: Int64(count)) &* 0x9E37_79B9_7F4A_7C15)
+            hasher.combine(UInt8(style == .long ? 0 : style == .medium ? 2 : 4) | (showYear ? 1 : 0))
+            if let long { hasher.combine(long) }
+        }
     }
 
     /// The request's route; a `locale` that is not a string is read (or refused) by `FieldReader.locale`, uncached.
     private func route(_ fields: RequestFields, style: DateStyle, showYear: Bool) throws -> Route {
-        let text: WireName?
-        switch fields["locale"] {
-        case nil: text = nil
-        case .string(let locale)?: text = WireName(locale)
-        case .some: return try makeRoute(fields, style: style, showYear: showYear)
+        let key: RouteKey
+        do {
+            key =
+                try fields.withUTF8("locale") { RouteKey(locale: $0, style: style, showYear: showYear) }
+                ?? RouteKey(locale: nil, style: style, showYear: showYear)
+        } catch {
+            return try makeRoute(fields, style: style, showYear: showYear)
         }
-        let key = RouteKey(locale: text, style: style, showYear: showYear)
         let route = try routes.value(for: key) { () throws(CoreError) -> Route? in
             try makeRoute(fields, style: style, showYear: showYear)
         }

@@ -399,7 +399,12 @@ public struct ResponseWriter: Sendable {
     mutating func flush() {
         guard stagedCount > 0 else { return }
         let count = stagedCount
-        withUnsafeBytes(of: &staged) { storage.append(contentsOf: $0[0..<count]) }
+        // A buffer, not a slice of one: `append(contentsOf:)` copies a slice element by element.
+        withUnsafeBytes(of: &staged) {
+            storage.append(
+                contentsOf: UnsafeBufferPointer(
+                    start: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
+        }
         stagedCount = 0
     }
 }
