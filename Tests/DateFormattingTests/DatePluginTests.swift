@@ -190,3 +190,45 @@ import Testing
         #expect(plugin.dataInfo["checksum"]?.stringValue?.count == 64)
     }
 }
+
+/// The route cache keys a request by its locale's bytes: texts that differ in any byte (the region at the eighth
+/// byte), in length or past the sixteenth byte get their own route, so a cached answer is always the one a fresh
+/// plugin gives.
+@Suite struct DateRouteBehaviour {
+    static let locales = [
+        "de", "de-AT", "de-CH", "de-AT-1996", "de-AT-1901", "nl-BE", "nl-NL", "en-US", "en-GB",
+        "en-GB-oxendict-x-1", "en-US-oxendict-x-1", "de-AT-u-nu-latn-x-a", "de-AT-u-nu-latn-x-ab",
+        "de-DE-u-nu-latn-x-a", "de-AT-x-12345678", "de-AT-x-12345679", "de-AT-x-1234-5678", "de-AT-x-1234-5679",
+        "de-Latn-AT", "de-Latn-CH", "de-Latn-AT-x-123456", "de-Latn-CH-x-123456", "en-Latn-GB", "en-Latn-US",
+    ]
+
+    /// The answer to a `date` request read flat from its line, as the daemon reads it.
+    static func answer(_ plugin: DatePlugin, locale: String, style: String) throws -> [UInt8] {
+        let line = Array(#"{"op":"date","date":"1990-01-29","style":"\#(style)","locale":"\#(locale)"}"#.utf8)
+        let request = try line.withUnsafeBufferPointer { try Request(line: $0) }
+        var writer = ResponseWriter()
+        try plugin.handle(.date, request, into: &writer)
+        return writer.bytes
+    }
+
+    @Test func everyLocaleTextGetsTheAnswerOfAFreshPlugin() throws {
+        let shared = try loadPlugin(DatePlugin.self)
+        var expected: [String: [UInt8]] = [:]
+        for locale in Self.locales {
+            for style in ["long", "short"] {
+                expected[locale + style] = try Self.answer(
+                    try loadPlugin(DatePlugin.self), locale: locale, style: style)
+            }
+        }
+        #expect(Set(expected.values).count > 10, "the texts resolve to different answers")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<4 {
+            for locale in Self.locales.shuffled(using: &generator) {
+                for style in ["long", "short"] {
+                    #expect(
+                        try Self.answer(shared, locale: locale, style: style) == expected[locale + style], "\(locale)")
+                }
+            }
+        }
+    }
+}
