@@ -12,29 +12,40 @@ enum PlainText {
     /// itself, not a copy, when there is nothing to trim.
     static func trimmed(_ text: String) -> String {
         var text = text
-        // The ASCII ends trimmed over the bytes; nil when a non-ASCII byte is reached first at either end.
-        let trimmed = text.withUTF8 { utf8 -> Range<Int>? in
-            var start = 0
-            var end = utf8.count
-            while start < end {
-                let byte = utf8[start]
-                guard byte < 0x80 else { return hasCleanEnds(utf8) ? 0..<utf8.count : nil }
-                guard isASCIIWhitespace(byte) else { break }
-                start += 1
-            }
-            if start == end { return start..<start }
-            // utf8[start] is an ASCII byte other than whitespace, so this loop stops at the latest just after it.
-            while true {
-                let byte = utf8[end - 1]
-                guard byte < 0x80 else { return start == 0 && hasCleanEnd(utf8) ? 0..<utf8.count : nil }
-                guard isASCIIWhitespace(byte) else { break }
-                end -= 1
-            }
-            return start..<end
-        }
-        guard let trimmed else { return characterTrimmed(text[...]) }
+        guard let trimmed = text.withUTF8({ trimmedRange($0) }) else { return characterTrimmed(text[...]) }
         if trimmed.count == text.utf8.count { return text }
         return text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[trimmed]), as: UTF8.self) }
+    }
+
+    /// UTF-8 text trimmed as `trimmed(_:)` trims, made into a `String` only once trimmed.
+    static func trimmed(utf8: UnsafeBufferPointer<UInt8>) -> String {
+        guard let range = trimmedRange(utf8) else {
+            return characterTrimmed(String(decoding: utf8, as: UTF8.self)[...])
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: utf8[range]), as: UTF8.self)
+    }
+
+    /// The range of UTF-8 text that trimming leaves when the bytes decide it: ASCII whitespace taken off both
+    /// ends, or nothing taken when a non-ASCII end is clean (`hasCleanEnds`); nil when the `Character` definition
+    /// must decide (a non-ASCII byte is reached first at an end that is not clean).
+    static func trimmedRange(_ utf8: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var start = 0
+        var end = utf8.count
+        while start < end {
+            let byte = utf8[start]
+            guard byte < 0x80 else { return hasCleanEnds(utf8) ? 0..<utf8.count : nil }
+            guard isASCIIWhitespace(byte) else { break }
+            start += 1
+        }
+        if start == end { return start..<start }
+        // utf8[start] is an ASCII byte other than whitespace, so this loop stops at the latest just after it.
+        while true {
+            let byte = utf8[end - 1]
+            guard byte < 0x80 else { return start == 0 && hasCleanEnd(utf8) ? 0..<utf8.count : nil }
+            guard isASCIIWhitespace(byte) else { break }
+            end -= 1
+        }
+        return start..<end
     }
 
     /// Whether trimming leaves UTF-8 text as it is, decided from its first and last scalar: the first is no
