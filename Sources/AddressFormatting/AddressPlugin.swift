@@ -110,8 +110,15 @@ public struct AddressPlugin: FormatterPlugin {
     }
 
     /// The viewer's region: `viewerRegion` when sent, else the locale's region; nil shows the country line.
+    /// Read with one lookup of the name (most requests have none); a text naming no region is read again by
+    /// `region(_:noun:)` for its failure.
     private func viewerRegion(_ request: RequestFields, locale: ResolvedLocale) throws(CoreError) -> Region? {
-        try request.region("viewerRegion", noun: "country") ?? locale.viewerRegion
+        let sent = try request.withUTF8("viewerRegion") { Region(alpha2: String(decoding: $0, as: UTF8.self)) }
+        switch sent {
+        case nil: return locale.viewerRegion
+        case .some(let region?): return region
+        case .some(nil): return try request.region("viewerRegion", noun: "country")
+        }
     }
 
     /// The entered address: each field's last value, checked in `AddressField.allCases` order, then the country,

@@ -434,25 +434,8 @@ final class AddressRenderer: Sendable {
                 if format.latin != nil {
                     sink.append(isLatin ? ",\"layoutScript\":\"latin\"" : ",\"layoutScript\":\"local\"")
                 }
-                let program = layout.program(arabic: arabic)
-                sink.append(",\"layout\":[")
-                for (index, line) in program.lines.enumerated() {
-                    if index > 0 { sink.append(0x2C) }
-                    sink.appendString(line.source)
-                }
-                sink.append("],\"oneLine\":")
-                sink.appendString(program.oneLine.source)
-                if let rule = format.postalCode {
-                    sink.append(",\"postalCode\":{\"pattern\":")
-                    sink.appendString(rule.pattern)
-                    sink.append(",\"example\":")
-                    if let code = format.examplePostalCode { sink.appendString(code) } else { sink.append("null") }
-                    sink.append(0x7D)
-                } else {
-                    sink.append(",\"postalCode\":null")
-                }
-                sink.append(",\"example\":{\"address\":{")
-                format.encodedExample.withUnsafeBufferPointer { sink.append($0) }
+                layout.program(arabic: arabic).encodedDescription.withUnsafeBufferPointer { sink.append($0) }
+                format.encodedRuleAndExample.withUnsafeBufferPointer { sink.append($0) }
                 if let language = input.language {
                     sink.append(",\"language\":")
                     sink.appendString(language.text)

@@ -167,6 +167,29 @@ import Testing
             try plugin.answer(#"{"op":"address","address":{"city":"Gouda"}}"#)
         }
     }
+
+    @Test func viewerRegionIsReadAsARegionAndRefusedAsOne() throws {
+        let address = #""address":{"city":"Gouda","country":"NL"}"#
+        let shown = try plugin.answer(#"{"op":"address",\#(address),"locale":"en","viewerRegion":"nl"}"#)
+        #expect(shown.strings("lines") == ["Gouda"])
+        let abroad = try plugin.answer(#"{"op":"address",\#(address),"locale":"en-NL","viewerRegion":"uk"}"#)
+        #expect(abroad.strings("lines") == ["Gouda", "Netherlands"])
+        #expect(
+            try plugin.answer(#"{"op":"address",\#(address),"locale":"en-NL","viewerRegion":null}"#)
+                .strings("lines") == ["Gouda"])
+        #expect(
+            throws: CoreError.invalidField(
+                "viewerRegion", message: "\"NLD\" is not an ISO 3166-1 alpha-2 country code (e.g. NL).")
+        ) {
+            try plugin.answer(#"{"op":"address",\#(address),"viewerRegion":"NLD"}"#)
+        }
+        #expect(
+            throws: CoreError.invalidField(
+                "viewerRegion", message: "The field \"viewerRegion\" must be a string, got number.")
+        ) {
+            try plugin.answer(#"{"op":"address",\#(address),"viewerRegion":31}"#)
+        }
+    }
 }
 
 /// The issue's invariant over every combination of given fields: no blank line, no dangling separator.
