@@ -45,6 +45,15 @@ import Testing
         }
     }
 
+    @Test func whitespaceScalarsAreTheStandardLibrarys() {
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            if PlainText.isWhitespace(value) != scalar.properties.isWhitespace {
+                Issue.record("U+\(String(value, radix: 16, uppercase: true))")
+            }
+        }
+    }
+
     @Test func lineBreakDetectionMatchesCharacterNewline() {
         for sample in Self.samples {
             #expect(PlainText.hasLineBreak(sample) == sample.contains(where: \.isNewline), "\(sample.debugDescription)")
