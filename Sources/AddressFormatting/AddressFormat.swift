@@ -23,8 +23,9 @@ final class AddressFormat: Sendable {
     let dropWhenEqual: [(dropped: AddressField, kept: AddressField)]
     /// The example address as written in the data, in field order.
     let example: [(field: AddressField, value: String)]
-    /// `example` as the members of a JSON object (`"street":"Herengracht","houseNumber":"573"`).
-    let encodedExample: [UInt8]
+    /// `,"postalCode":{…}` (or `null`) and `,"example":{"address":{` with the example's members, as
+    /// `addressFormat` describes them after the layout.
+    let encodedRuleAndExample: [UInt8]
 
     private static let members: Set<WireName> = Set(
         [
@@ -161,7 +162,23 @@ final class AddressFormat: Sendable {
             encodedExample.append(UInt8(ascii: ":"))
             JSONWriter.appendString(value, to: &encodedExample)
         }
-        self.encodedExample = encodedExample
+        var ruleAndExample: [UInt8] = []
+        if let postalCode {
+            ruleAndExample.append(contentsOf: #","postalCode":{"pattern":"#.utf8)
+            JSONWriter.appendString(postalCode.pattern, to: &ruleAndExample)
+            ruleAndExample.append(contentsOf: #","example":"#.utf8)
+            if let code = example.first(where: { $0.field == .postalCode })?.value {
+                JSONWriter.appendString(code, to: &ruleAndExample)
+            } else {
+                ruleAndExample.append(contentsOf: "null".utf8)
+            }
+            ruleAndExample.append(UInt8(ascii: "}"))
+        } else {
+            ruleAndExample.append(contentsOf: #","postalCode":null"#.utf8)
+        }
+        ruleAndExample.append(contentsOf: #","example":{"address":{"#.utf8)
+        ruleAndExample.append(contentsOf: encodedExample)
+        encodedRuleAndExample = ruleAndExample
         if let rule = postalCode {
             guard let code = example.first(where: { $0.field == .postalCode })?.value else {
                 throw fail("example.postalCode", "is required when the format has a postal-code rule")

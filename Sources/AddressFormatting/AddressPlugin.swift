@@ -110,72 +110,45 @@ public struct AddressPlugin: FormatterPlugin {
     }
 
     /// The viewer's region: `viewerRegion` when sent, else the locale's region; nil shows the country line.
+    /// Read with one lookup of the name (most requests have none); a text naming no region is read again by
+    /// `region(_:noun:)` for its failure.
     private func viewerRegion(_ request: RequestFields, locale: ResolvedLocale) throws(CoreError) -> Region? {
-        try request.region("viewerRegion", noun: "country") ?? locale.viewerRegion
+        let sent = try request.withUTF8("viewerRegion") { Region(alpha2: String(decoding: $0, as: UTF8.self)) }
+        switch sent {
+        case nil: return locale.viewerRegion
+        case .some(let region?): return region
+        case .some(nil): return try request.region("viewerRegion", noun: "country")
+        }
     }
 
     /// The entered address: each field's last value, checked in `AddressField.allCases` order, then the country,
-    /// then `language`. One pass over the members finds them all; only when a field is not a string (an error,
-    /// unless a later member of that name is one), or the country or language is not a string, are they read
-    /// again by name, so the error is the one that order gives.
+    /// then `language`. Each value is read where it lies in the request and trimmed over its bytes, so a
+    /// `String` is made only of what is left of it. Once the names found account for every member of the
+    /// object, the names left are absent and not looked up (a name found counts once, so duplicates, `null`s
+    /// and unknown members only make this stop later).
     private func input(_ object: RequestFields) throws(CoreError) -> AddressInput {
+        // The country's failure, if any, is thrown once the fields are read, by reading it again.
+        let country = try? self.country(object, "country").code
+        var unaccounted = object.count
+        if country != nil { unaccounted -= 1 }
         var values = FieldMap<String>()
-        var mistyped = false
-        var countryValue: JSONValue?
-        var languageValue: JSONValue?
-        for member in object.object {
-            var key = member.key
-            let named = key.withUTF8 { key -> AddressMember? in
-                if let field = AddressField.named(utf8: key) { return .field(field) }
-                if key.hasSameBytes(as: "country") { return .country }
-                return key.hasSameBytes(as: "language") ? .language : nil
+        for field in AddressField.allCases where unaccounted > 0 {
+            let value = try object.withUTF8(field.rawValue) { utf8 -> String? in
+                let text = PlainText.trimmed(utf8: utf8)
+                return text.isEmpty ? nil : text
             }
-            guard case .field(let field)? = named else {
-                if case .country? = named {
-                    countryValue = member.value
-                } else if case .language? = named {
-                    languageValue = member.value
-                }
-                continue
-            }
-            switch member.value {
-            case .string(let text): values[field] = Self.entered(text)
-            case .null: values[field] = nil
-            default: mistyped = true
-            }
+            guard let value else { continue }
+            unaccounted -= 1
+            values[field] = value
         }
-        if mistyped {
-            values = FieldMap<String>()
-            for field in AddressField.allCases {
-                guard let text = try object.string(field.rawValue) else { continue }
-                values[field] = Self.entered(text)
-            }
-        }
-        let country: String
-        if case .string(let text)? = countryValue, let region = Region(alpha2: text) {
-            country = region.code
+        let code: String
+        if let country {
+            code = country
         } else {
-            country = try self.country(object, "country").code
+            code = try self.country(object, "country").code
         }
-        let language: EnteredLanguage?
-        switch languageValue {
-        case nil, .null?: language = nil
-        case .string(let text)?: language = try self.language(text, in: object)
-        case .some: language = try self.language(object)
-        }
-        return AddressInput(values: values, country: country, language: language)
-    }
-
-    /// The members of `address` a request reads.
-    private enum AddressMember {
-        case field(AddressField)
-        case country, language
-    }
-
-    /// A value as entered: trimmed; nil when nothing is left.
-    private static func entered(_ text: String) -> String? {
-        let value = PlainText.trimmed(text)
-        return value.isEmpty ? nil : value
+        let language = unaccounted > 0 ? try self.language(object) : nil
+        return AddressInput(values: values, country: code, language: language)
     }
 
     /// `address.language`: a well-formed BCP 47 tag of at most `maximumLanguageLength` bytes; blank is absent.

@@ -90,6 +90,10 @@ final class AddressRenderer: Sendable {
         var quoted = Span()
         /// `{"field":"country","label":"Land"`.
         var countryField = Span()
+        /// `{"field":"country","label":"Land","value":"`: `fields`' last entry up to the country's name.
+        var countryValueField = Span()
+        /// `","valueLang":"nl"}],"warnings":[`: the rest of that entry, up to the first warning.
+        var countryValueTail = Span()
         /// Whether the language is written in Arabic script: its country name joins Arabic text with `،`.
         var writesArabic = false
     }
@@ -100,6 +104,8 @@ final class AddressRenderer: Sendable {
         var formatMember = Span()
         /// `{"field":"street","label":"Straat"` for each of the format's fields.
         var field = FieldSpans()
+        /// `{"field":"street","label":"Straat","value":"`: a `fields` entry up to the value, for each field.
+        var valueField = FieldSpans()
         /// The whole `missing_required` warning object for each of the format's fields.
         var missingRequired = FieldSpans()
         /// The whole `postal_code_format` warning object, with the example code.
@@ -138,22 +144,25 @@ final class AddressRenderer: Sendable {
             var texts = EncodedLanguage()
             texts.langMember = add(.literal(",\"lang\":"), .string(language))
             texts.quoted = add(.string(language))
-            texts.countryField = add(
-                .literal("{\"field\":\"country\",\"label\":"),
-                .string(labels.text("address.field.country", language: language)))
+            let countryLabel = labels.text("address.field.country", language: language)
+            texts.countryField = add(.literal("{\"field\":\"country\",\"label\":"), .string(countryLabel))
+            texts.countryValueField = add(
+                .literal("{\"field\":\"country\",\"label\":"), .string(countryLabel), .literal(",\"value\":\""))
+            texts.countryValueTail = add(
+                .literal("\",\"valueLang\":"), .string(language), .literal("}],\"warnings\":["))
             texts.writesArabic = ArabicScript.writes(language: language)
             languageTexts.append(texts)
             let regionUnknown = warning(
                 "region_unknown", .region, labels.text("address.warning.region_unknown", language: language))
             // Formats share label keys and example codes: each text is worded and encoded once per language.
-            var fieldTexts: [FieldLabelKey: (field: Span, missing: Span)] = [:]
+            var fieldTexts: [FieldLabelKey: (field: Span, valueField: Span, missing: Span)] = [:]
             var postalCodeWarnings: [String: Span] = [:]
             for (index, format) in formats.enumerated() {
                 var entry = EncodedFormat()
                 entry.formatMember = formatMembers[index]
                 for field in format.fields {
                     let key = FieldLabelKey(field: field, labelKey: format.labelKeys[field]!)
-                    let texts: (field: Span, missing: Span)
+                    let texts: (field: Span, valueField: Span, missing: Span)
                     if let known = fieldTexts[key] {
                         texts = known
                     } else {
@@ -164,11 +173,15 @@ final class AddressRenderer: Sendable {
                             add(
                                 .literal("{\"field\":"), .string(field.rawValue), .literal(",\"label\":"),
                                 .string(label)),
+                            add(
+                                .literal("{\"field\":"), .string(field.rawValue), .literal(",\"label\":"),
+                                .string(label), .literal(",\"value\":\"")),
                             warning("missing_required", field, missing)
                         )
                         fieldTexts[key] = texts
                     }
                     entry.field[field] = texts.field
+                    entry.valueField[field] = texts.valueField
                     entry.missingRequired[field] = texts.missing
                 }
                 let example = format.examplePostalCode ?? ""
@@ -328,6 +341,7 @@ final class AddressRenderer: Sendable {
         countryName: String, showCountry: Bool, into response: inout ResponseWriter
     ) {
         let language = choice.index
+        let undetermined = input.language == nil
         withValues(input, prepared, countryName: countryName, textLanguage: input.textLanguage) { values in
             response.appendEncodedMembers { sink in
                 encoded.withUnsafeBufferPointer { encoded in
@@ -355,19 +369,19 @@ final class AddressRenderer: Sendable {
                     sink.append(",\"fields\":[")
                     for field in prepared.layout.fields {
                         guard let value = values.value(field.ordinal) else { continue }
-                        sink.append(encoded.span(formatTexts.field[field]))
-                        sink.append(",\"value\":\"")
+                        sink.append(encoded.span(formatTexts.valueField[field]))
                         sink.appendEscaped(value, escape: values.entries[field.ordinal].needsEscape)
-                        sink.append("\",\"valueLang\":")
-                        sink.append(values.textLanguage)
-                        sink.append("},")
+                        if undetermined {
+                            sink.append("\",\"valueLang\":\"und\"},")
+                        } else {
+                            sink.append("\",\"valueLang\":")
+                            sink.append(values.textLanguage)
+                            sink.append("},")
+                        }
                     }
-                    sink.append(encoded.span(languageTexts.countryField))
-                    sink.append(",\"value\":\"")
+                    sink.append(encoded.span(languageTexts.countryValueField))
                     sink.appendEscaped(values.countryName, escape: values.countryNeedsEscape)
-                    sink.append("\",\"valueLang\":")
-                    sink.append(encoded.span(languageTexts.quoted))
-                    sink.append("}],\"warnings\":[")
+                    sink.append(encoded.span(languageTexts.countryValueTail))
                     var first = true
                     for field in format.fields where prepared.warnings & (1 << field.ordinal) != 0 {
                         if !first { sink.append(0x2C) }
@@ -420,25 +434,8 @@ final class AddressRenderer: Sendable {
                 if format.latin != nil {
                     sink.append(isLatin ? ",\"layoutScript\":\"latin\"" : ",\"layoutScript\":\"local\"")
                 }
-                let program = layout.program(arabic: arabic)
-                sink.append(",\"layout\":[")
-                for (index, line) in program.lines.enumerated() {
-                    if index > 0 { sink.append(0x2C) }
-                    sink.appendString(line.source)
-                }
-                sink.append("],\"oneLine\":")
-                sink.appendString(program.oneLine.source)
-                if let rule = format.postalCode {
-                    sink.append(",\"postalCode\":{\"pattern\":")
-                    sink.appendString(rule.pattern)
-                    sink.append(",\"example\":")
-                    if let code = format.examplePostalCode { sink.appendString(code) } else { sink.append("null") }
-                    sink.append(0x7D)
-                } else {
-                    sink.append(",\"postalCode\":null")
-                }
-                sink.append(",\"example\":{\"address\":{")
-                format.encodedExample.withUnsafeBufferPointer { sink.append($0) }
+                layout.program(arabic: arabic).encodedDescription.withUnsafeBufferPointer { sink.append($0) }
+                format.encodedRuleAndExample.withUnsafeBufferPointer { sink.append($0) }
                 if let language = input.language {
                     sink.append(",\"language\":")
                     sink.appendString(language.text)

@@ -64,12 +64,20 @@ struct FormatCatalog: Sendable {
 
     /// The index in `ordered` of a country's format (a canonical upper-case code), else of `default`.
     func index(of country: String) -> Int {
-        var letters = country.utf8.makeIterator()
-        guard let first = letters.next(), let second = letters.next(), letters.next() == nil,
-            (0x41...0x5A).contains(first), (0x41...0x5A).contains(second)
-        else { return fallbackIndex }
-        let slot = slots[Int(first - 0x41) * 26 + Int(second - 0x41)]
-        return slot < 0 ? fallbackIndex : Int(slot)
+        guard let slot = Self.slot(country) else { return fallbackIndex }
+        let index = slots[slot]
+        return index < 0 ? fallbackIndex : Int(index)
+    }
+
+    /// The slot of a code of two ASCII upper-case letters (`(A…Z) * 26 + (A…Z)`), or nil for anything else.
+    static func slot(_ code: String) -> Int? {
+        var code = code
+        return code.withUTF8 { letters -> Int? in
+            guard letters.count == 2, (0x41...0x5A).contains(letters[0]), (0x41...0x5A).contains(letters[1]) else {
+                return nil
+            }
+            return Int(letters[0] - 0x41) * 26 + Int(letters[1] - 0x41)
+        }
     }
 
     private static func parse(_ bytes: [UInt8], file: String) throws(DataError) -> DataFields {

@@ -1,3 +1,5 @@
+import FmtCore
+
 /// A layout's line templates and one-line form compiled at load into plain steps over field ordinals and literal
 /// bytes, so rendering an address copies bytes instead of walking `LineTemplate.Part`s and building Strings. A
 /// class: a request takes its program with one retain.
@@ -50,6 +52,8 @@ final class LayoutProgram: Sendable {
     /// The templates, for the careful path (`LineTemplate.render`).
     let lines: [LineTemplate]
     let oneLine: LineTemplate
+    /// `,"layout":[…],"oneLine":"…"`, as `addressFormat` describes the templates.
+    let encodedDescription: [UInt8]
 
     init(lines: [LineTemplate], oneLine: LineTemplate) {
         var steps: [Step] = []
@@ -77,5 +81,13 @@ final class LayoutProgram: Sendable {
         self.literals = literals
         self.lines = lines
         self.oneLine = oneLine
+        var description = Array(#","layout":["#.utf8)
+        for (index, line) in lines.enumerated() {
+            if index > 0 { description.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(line.source, to: &description)
+        }
+        description.append(contentsOf: #"],"oneLine":"#.utf8)
+        JSONWriter.appendString(oneLine.source, to: &description)
+        encodedDescription = description
     }
 }

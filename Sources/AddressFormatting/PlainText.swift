@@ -12,29 +12,40 @@ enum PlainText {
     /// itself, not a copy, when there is nothing to trim.
     static func trimmed(_ text: String) -> String {
         var text = text
-        // The ASCII ends trimmed over the bytes; nil when a non-ASCII byte is reached first at either end.
-        let trimmed = text.withUTF8 { utf8 -> Range<Int>? in
-            var start = 0
-            var end = utf8.count
-            while start < end {
-                let byte = utf8[start]
-                guard byte < 0x80 else { return hasCleanEnds(utf8) ? 0..<utf8.count : nil }
-                guard isASCIIWhitespace(byte) else { break }
-                start += 1
-            }
-            if start == end { return start..<start }
-            // utf8[start] is an ASCII byte other than whitespace, so this loop stops at the latest just after it.
-            while true {
-                let byte = utf8[end - 1]
-                guard byte < 0x80 else { return start == 0 && hasCleanEnd(utf8) ? 0..<utf8.count : nil }
-                guard isASCIIWhitespace(byte) else { break }
-                end -= 1
-            }
-            return start..<end
-        }
-        guard let trimmed else { return characterTrimmed(text[...]) }
+        guard let trimmed = text.withUTF8({ trimmedRange($0) }) else { return characterTrimmed(text[...]) }
         if trimmed.count == text.utf8.count { return text }
         return text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[trimmed]), as: UTF8.self) }
+    }
+
+    /// UTF-8 text trimmed as `trimmed(_:)` trims, made into a `String` only once trimmed.
+    static func trimmed(utf8: UnsafeBufferPointer<UInt8>) -> String {
+        guard let range = trimmedRange(utf8) else {
+            return characterTrimmed(String(decoding: utf8, as: UTF8.self)[...])
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: utf8[range]), as: UTF8.self)
+    }
+
+    /// The range of UTF-8 text that trimming leaves when the bytes decide it: ASCII whitespace taken off both
+    /// ends, or nothing taken when a non-ASCII end is clean (`hasCleanEnds`); nil when the `Character` definition
+    /// must decide (a non-ASCII byte is reached first at an end that is not clean).
+    static func trimmedRange(_ utf8: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var start = 0
+        var end = utf8.count
+        while start < end {
+            let byte = utf8[start]
+            guard byte < 0x80 else { return hasCleanEnds(utf8) ? 0..<utf8.count : nil }
+            guard isASCIIWhitespace(byte) else { break }
+            start += 1
+        }
+        if start == end { return start..<start }
+        // utf8[start] is an ASCII byte other than whitespace, so this loop stops at the latest just after it.
+        while true {
+            let byte = utf8[end - 1]
+            guard byte < 0x80 else { return start == 0 && hasCleanEnd(utf8) ? 0..<utf8.count : nil }
+            guard isASCIIWhitespace(byte) else { break }
+            end -= 1
+        }
+        return start..<end
     }
 
     /// Whether trimming leaves UTF-8 text as it is, decided from its first and last scalar: the first is no
@@ -55,7 +66,18 @@ enum PlainText {
         var iterator = utf8.makeIterator()
         var decoder = UTF8()
         guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
-        return !scalar.properties.isWhitespace
+        return !isWhitespace(scalar.value)
+    }
+
+    /// `Unicode.Scalar.Properties.isWhitespace` (White_Space), without the property lookup: the property's 25
+    /// scalars, unchanged since Unicode 6.3 (a test holds it to the standard library over every scalar).
+    static func isWhitespace(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+            return true
+        default:
+            return false
+        }
     }
 
     /// Whether the last scalar of UTF-8 text starts a grapheme cluster of its own and is no whitespace: printable

@@ -116,6 +116,82 @@ import Testing
     }
 }
 
+/// How the members of `address` are read: the last of a name wins, `null` and blank values are absent, members
+/// of no known name are ignored, and a failure names the first field in `AddressField.allCases` order that is
+/// not a string, before the country's and `language`'s failures.
+@Suite struct AddressMemberTests {
+    let plugin: AddressPlugin
+
+    init() throws {
+        plugin = try loadPlugin(AddressPlugin.self)
+    }
+
+    func lines(_ address: String) throws -> [String] {
+        try plugin.answer(#"{"op":"address","address":\#(address),"locale":"en","viewerRegion":"NL"}"#).strings("lines")
+    }
+
+    func notAString(_ field: String, got type: String) -> CoreError {
+        .invalidField("address.\(field)", message: "The field \"address.\(field)\" must be a string, got \(type).")
+    }
+
+    @Test func theLastMemberOfANameWinsAndNullOrBlankIsAbsent() throws {
+        #expect(try lines(#"{"city":"Utrecht","country":"NL","city":"Gouda"}"#) == ["Gouda"])
+        #expect(try lines(#"{"city":7,"city":"Gouda","country":"NL"}"#) == ["Gouda"])
+        #expect(try lines(#"{"city":"Utrecht","city":null,"street":"Markt","country":"NL"}"#) == ["Markt"])
+        #expect(try lines(#"{"street":" \t","city":"Gouda","country":"NL","country":"NL"}"#) == ["Gouda"])
+        #expect(try lines(#"{"colour":"red","city":"Gouda","country":"NL","sortingCode":"  "}"#) == ["Gouda"])
+        #expect(try lines(#"{"country":"NL","language":null,"city":"Gouda"}"#) == ["Gouda"])
+    }
+
+    @Test func theFirstFieldInFieldOrderFailsBeforeTheCountryAndTheLanguage() throws {
+        #expect(throws: notAString("street", got: "number")) {
+            try plugin.answer(#"{"op":"address","address":{"country":5,"city":true,"street":7}}"#)
+        }
+        #expect(throws: notAString("city", got: "boolean")) {
+            try plugin.answer(#"{"op":"address","address":{"language":5,"city":true,"sortingCode":[]}}"#)
+        }
+        #expect(throws: notAString("city", got: "number")) {
+            try plugin.answer(#"{"op":"address","address":{"city":"Gouda","city":7,"country":"NL"}}"#)
+        }
+        #expect(throws: notAString("country", got: "number")) {
+            try plugin.answer(#"{"op":"address","address":{"city":"Gouda","country":5,"language":5}}"#)
+        }
+        #expect(throws: notAString("language", got: "number")) {
+            try plugin.answer(#"{"op":"address","address":{"city":"Gouda","country":"NL","language":5}}"#)
+        }
+        #expect(
+            throws: CoreError.invalidField(
+                "address.country",
+                message: "The field \"address.country\" is required: an ISO 3166-1 alpha-2 code (e.g. BE).")
+        ) {
+            try plugin.answer(#"{"op":"address","address":{"city":"Gouda"}}"#)
+        }
+    }
+
+    @Test func viewerRegionIsReadAsARegionAndRefusedAsOne() throws {
+        let address = #""address":{"city":"Gouda","country":"NL"}"#
+        let shown = try plugin.answer(#"{"op":"address",\#(address),"locale":"en","viewerRegion":"nl"}"#)
+        #expect(shown.strings("lines") == ["Gouda"])
+        let abroad = try plugin.answer(#"{"op":"address",\#(address),"locale":"en-NL","viewerRegion":"uk"}"#)
+        #expect(abroad.strings("lines") == ["Gouda", "Netherlands"])
+        #expect(
+            try plugin.answer(#"{"op":"address",\#(address),"locale":"en-NL","viewerRegion":null}"#)
+                .strings("lines") == ["Gouda"])
+        #expect(
+            throws: CoreError.invalidField(
+                "viewerRegion", message: "\"NLD\" is not an ISO 3166-1 alpha-2 country code (e.g. NL).")
+        ) {
+            try plugin.answer(#"{"op":"address",\#(address),"viewerRegion":"NLD"}"#)
+        }
+        #expect(
+            throws: CoreError.invalidField(
+                "viewerRegion", message: "The field \"viewerRegion\" must be a string, got number.")
+        ) {
+            try plugin.answer(#"{"op":"address",\#(address),"viewerRegion":31}"#)
+        }
+    }
+}
+
 /// The issue's invariant over every combination of given fields: no blank line, no dangling separator.
 @Suite struct EmptyFieldTests {
     static let values: [(String, String)] = [

@@ -45,6 +45,16 @@ import Testing
         }
     }
 
+    @Test func whitespaceScalarsAreTheStandardLibrarys() {
+        // Every White_Space scalar is in the Basic Multilingual Plane: all of it, and a sample of the planes above.
+        for value in Array(UInt32(0)...0xFFFF) + Array(stride(from: UInt32(0x10000), through: 0x10FFFF, by: 97)) {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            if PlainText.isWhitespace(value) != scalar.properties.isWhitespace {
+                Issue.record("U+\(String(value, radix: 16, uppercase: true))")
+            }
+        }
+    }
+
     @Test func lineBreakDetectionMatchesCharacterNewline() {
         for sample in Self.samples {
             #expect(PlainText.hasLineBreak(sample) == sample.contains(where: \.isNewline), "\(sample.debugDescription)")
