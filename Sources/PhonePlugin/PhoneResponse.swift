@@ -61,12 +61,14 @@ enum PhoneResponse {
     }
 
     /// Whether every text of the description that does not come from a fixed list goes into a JSON string as it
-    /// is (`display` is a copy of `national` or `international`).
+    /// is. `e164` is `+` and digits by construction and `display` a copy of `national` or `international`, so
+    /// neither is read again.
     static func isPlain(_ description: PhoneDescriptionBytes) -> Bool {
-        needsNoEscape(description.e164) && needsNoEscape(description.national)
-            && needsNoEscape(description.international) && needsNoEscape(description.rfc3966)
-            && needsNoEscape(description.dialFrom) && (description.region.map(needsNoEscape) ?? true)
-            && (description.phoneExtension.map(needsNoEscape) ?? true)
+        var flags = escapeFlags(of: description.national) | escapeFlags(of: description.international)
+        flags |= escapeFlags(of: description.rfc3966) | escapeFlags(of: description.dialFrom)
+        if let region = description.region { flags |= escapeFlags(of: region) }
+        if let phoneExtension = description.phoneExtension { flags |= escapeFlags(of: phoneExtension) }
+        return flags == 0
     }
 
     /// The members through the writer, each escaped as any string.
@@ -94,29 +96,37 @@ enum PhoneResponse {
     }
 
     /// Whether UTF-8 text goes into a JSON string as it is: no control character, quote or backslash (what
-    /// `JSONWriter` escapes). A word at a time, the last word overlapping the one before it.
+    /// `JSONWriter` escapes).
     @inline(__always)
     static func needsNoEscape(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = text.baseAddress else { return true }
+        escapeFlags(of: text) == 0
+    }
+
+    /// Nonzero when some byte of the text is a control character, quote or backslash. A word at a time, the last
+    /// word overlapping the one before it; two overlapping halves for 4 to 7 bytes.
+    @inline(__always)
+    static func escapeFlags(of text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = text.baseAddress else { return 0 }
         let raw = UnsafeRawPointer(base)
         let count = text.count
         if count >= 8 {
+            var flags: UInt64 = 0
             var offset = 0
             while true {
-                if escapeFlags(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) != 0 { return false }
-                if offset == count &- 8 { return true }
+                flags |= escapeFlags(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                if offset == count &- 8 { return flags }
                 offset = Swift.min(offset &+ 8, count &- 8)
             }
         }
         if count >= 4 {
             let low = UInt64(raw.loadUnaligned(as: UInt32.self))
             let high = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
-            return escapeFlags(low | high << 32) == 0
+            return escapeFlags(low | high << 32)
         }
         for byte in text where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            return false
+            return 0x80
         }
-        return true
+        return 0
     }
 
     /// The high bit of each byte of `word` that is below 0x20, `"` or `\` (and maybe of bytes after the first such
@@ -146,8 +156,7 @@ struct ByteCursor {
 
     @inline(__always)
     mutating func write(_ literal: StaticString) {
-        position.update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        position += literal.utf8CodeUnitCount
+        write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     /// Copies `bytes`; two overlapping words (or halves) cover the usual short text without a call.
@@ -158,6 +167,16 @@ struct ByteCursor {
         let source = UnsafeRawPointer(base)
         let target = UnsafeMutableRawPointer(position)
         switch count {
+        case 17...32:
+            let words = (
+                source.loadUnaligned(as: UInt64.self), source.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                source.loadUnaligned(fromByteOffset: count &- 16, as: UInt64.self),
+                source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            )
+            target.storeBytes(of: words.0, as: UInt64.self)
+            target.storeBytes(of: words.1, toByteOffset: 8, as: UInt64.self)
+            target.storeBytes(of: words.2, toByteOffset: count &- 16, as: UInt64.self)
+            target.storeBytes(of: words.3, toByteOffset: count &- 8, as: UInt64.self)
         case 8...16:
             let first = source.loadUnaligned(as: UInt64.self)
             let last = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
