@@ -18,7 +18,7 @@ public struct NamesPlugin: FormatterPlugin {
     /// Collators by the request's `locale` text (its bytes; nil when absent), so a request neither resolves the tag
     /// nor spells it again to find its collator. Bounded as `collators` is, since the text is the client's: at most
     /// twice that many collators stay open.
-    private let collatorsByText = BoundedCache<WireName?, Collator>(limit: 256)
+    private let collatorsByText = CollatorsByText(limit: 256)
     private let pluralRules = TagCache<PluralRules> { PluralRules(tag: $0) }
     private let catalogue: MessageCatalogue
     /// The longest key in bytes: a longer `key` names no message, and is refused before it is hashed.
@@ -81,33 +81,82 @@ public struct NamesPlugin: FormatterPlugin {
 
     // MARK: - sort, sortKey
 
-    /// Sorts with the requested locale's own collator; equal names (NFC and NFD spellings) keep input order.
+    /// Sorts with the requested locale's own collator; equal names (NFC and NFD spellings) keep input order. The
+    /// names are compared and written back where they lie in the request's line, and only their indices move.
     private func sort(_ request: RequestFields, into response: inout ResponseWriter) throws {
         let collator = try collator(for: request)
-        guard let names = try names(request) else {
-            throw CoreError.invalidField("names", message: "The field \"names\" is required.")
-        }
-        // Every name's UTF-8 in one buffer, compared in place: no array per name.
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(names.reduce(0) { $0 + $1.utf8.count })
-        var ranges: [Range<Int>] = []
-        ranges.reserveCapacity(names.count)
-        for var name in names {
-            let start = utf8.count
-            name.withUTF8 { utf8.append(contentsOf: $0) }
-            ranges.append(start..<utf8.count)
-        }
-        let order = utf8.withUnsafeBufferPointer { utf8 in
-            names.indices.sorted { a, b in
-                let result = collator.compare(
-                    UnsafeBufferPointer(rebasing: utf8[ranges[a]]), UnsafeBufferPointer(rebasing: utf8[ranges[b]]))
-                return result != 0 ? result < 0 : a < b
+        let sorted: Void? = try request.withUTF8Strings("names") { (names) throws(CoreError) -> Void in
+            try Self.checkCount(names.count)
+            let count = names.count
+            // Each name's bytes found once, so a comparison reads two of them straight from here.
+            withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: max(1, count)) { views in
+                for index in 0..<count { views[index] = names[index] }
+                let views = UnsafeBufferPointer(rebasing: views[0..<count])
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, 2 * count)) { storage in
+                    let order = UnsafeMutableBufferPointer(rebasing: storage[0..<count])
+                    for index in 0..<count { order[index] = Int32(index) }
+                    let scratch = UnsafeMutableBufferPointer(rebasing: storage[count...])
+                    IndexSort.sort(order, scratch: scratch) { a, b in
+                        let result = collator.compare(views[Int(a)], views[Int(b)])
+                        return result != 0 ? result < 0 : a < b
+                    }
+                    Self.appendSorted(views, in: UnsafeBufferPointer(order), to: &response)
+                }
             }
         }
-        response.array("sorted") { sorted in
-            for index in order { sorted.element(names[index]) }
+        guard sorted != nil else {
+            throw CoreError.invalidField("names", message: "The field \"names\" is required.")
         }
-        response.member("order", order)
+    }
+
+    /// `"sorted":[…],"order":[…]`: the names in `order`, as the request spelled them (escaped where they need it),
+    /// and the indices, put together in one buffer and appended to the response at once.
+    private static func appendSorted(
+        _ names: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>, in order: UnsafeBufferPointer<Int32>,
+        to response: inout ResponseWriter
+    ) {
+        // Quotes and a comma per name, five digits and a comma per index (at most `maximumNames` names).
+        var capacity = 32 &+ 9 &* order.count
+        for index in 0..<names.count { capacity &+= names[index].count }
+        response.appendEncodedMembers { bytes, afterMembers in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+                let out = buffer.baseAddress!
+                var count = 0
+                func write(_ literal: StaticString) {
+                    (out + count).update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
+                    count &+= literal.utf8CodeUnitCount
+                }
+                if afterMembers { write(",") }
+                write(#""sorted":["#)
+                for position in 0..<order.count {
+                    if position > 0 {
+                        out[count] = UInt8(ascii: ",")
+                        count &+= 1
+                    }
+                    let name = names[Int(order[position])]
+                    if PlainText.needsNoEscape(name) {
+                        out[count] = UInt8(ascii: "\"")
+                        PlainText.copy(name, to: out + (count &+ 1))
+                        out[count &+ 1 &+ name.count] = UInt8(ascii: "\"")
+                        count &+= name.count &+ 2
+                    } else {
+                        bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: count))
+                        count = 0
+                        JSONWriter.appendString(utf8: name, to: &bytes)
+                    }
+                }
+                write(#"],"order":["#)
+                for position in 0..<order.count {
+                    if position > 0 {
+                        out[count] = UInt8(ascii: ",")
+                        count &+= 1
+                    }
+                    count &+= PlainText.writeDecimal(UInt32(order[position]), to: out + count)
+                }
+                write("]")
+                bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: count))
+            }
+        }
     }
 
     /// Hex sort keys: byte (or hex string) comparison orders them as the collator orders the names.
@@ -130,15 +179,34 @@ public struct NamesPlugin: FormatterPlugin {
         }
     }
 
+    /// The collator of the request's `locale`, found by the text's bytes where it lies in the line; a `locale` of
+    /// another type (a priority list) is resolved every time.
     private func collator(for request: RequestFields) throws -> Collator {
-        let text: WireName?
-        switch request["locale"] {
-        case nil: text = nil
-        case .string(let locale)?: text = WireName(locale)
-        case .some: return try openCollator(for: request)
+        let found: CollatorLookup
+        do {
+            found =
+                try request.withUTF8("locale") { text in
+                    collatorsByText.collator(for: text).map(CollatorLookup.found) ?? .missing(Array(text))
+                } ?? (collatorsByText.collator(for: nil).map(CollatorLookup.found) ?? .missingAbsent)
+        } catch {
+            return try openCollator(for: request)
         }
-        // `openCollator` never answers nil, so neither does the cache.
-        return try collatorsByText.value(for: text) { try openCollator(for: request) }!
+        switch found {
+        case .found(let collator):
+            return collator
+        case .missing(let text):
+            let collator = try openCollator(for: request)
+            return text.withUnsafeBufferPointer { collatorsByText.remember(collator, for: $0) }
+        case .missingAbsent:
+            return collatorsByText.remember(try openCollator(for: request), for: nil)
+        }
+    }
+
+    /// What a lookup by the `locale` text found: the collator, or the text (a copy) to remember one for.
+    private enum CollatorLookup {
+        case found(Collator)
+        case missing([UInt8])
+        case missingAbsent
     }
 
     /// The collator of the request's resolved tag, shared by every text that resolves to it.
@@ -153,11 +221,16 @@ public struct NamesPlugin: FormatterPlugin {
     /// The `names` field within the limit, or nil when absent.
     private func names(_ request: RequestFields) throws -> [String]? {
         guard let names = try request.strings("names") else { return nil }
-        guard names.count <= Self.maximumNames else {
-            throw CoreError.invalidField(
-                "names", message: "At most \(Self.maximumNames) names per request, got \(names.count); split the list.")
-        }
+        try Self.checkCount(names.count)
         return names
+    }
+
+    /// Refuses more than `maximumNames` names.
+    private static func checkCount(_ count: Int) throws(CoreError) {
+        guard count <= maximumNames else {
+            throw CoreError.invalidField(
+                "names", message: "At most \(maximumNames) names per request, got \(count); split the list.")
+        }
     }
 
     private static func hex(_ bytes: [UInt8]) -> String {

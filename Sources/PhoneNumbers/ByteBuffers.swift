@@ -109,7 +109,13 @@ struct ByteWriter: ~Copyable {
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
+        let target = base + count
+        // Most texts appended are a few bytes (a calling code, a prefix, a group): copied without a call.
+        if bytes.count < 8 {
+            for index in 0..<bytes.count { target[index] = source[index] }
+        } else {
+            target.update(from: source, count: bytes.count)
+        }
         count += bytes.count
     }
 

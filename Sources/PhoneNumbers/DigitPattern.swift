@@ -75,11 +75,13 @@ final class DigitPattern: @unchecked Sendable {
             _ = storage.initialize(from: specs)
             return UnsafeBufferPointer(storage)
         }
+        let automaton = DigitAutomaton.build(compiler.program)
         let header = UnsafeMutablePointer<PatternProgram.Header>.allocate(capacity: 1)
         header.initialize(
             to: PatternProgram.Header(
                 code: UnsafeBufferPointer(code), firstSets: UnsafeBufferPointer(firstSets),
-                groupCount: parser.groupCount, firstDigits: Self.firstDigits(of: compiler.program), groups: groups))
+                groupCount: parser.groupCount, firstDigits: Self.firstDigits(of: compiler.program), groups: groups,
+                automaton: automaton))
         compiled = PatternProgram(header: header)
         secondDigits = Self.secondDigits(of: compiler.program, firstSets: firstSets)
     }
@@ -119,6 +121,7 @@ final class DigitPattern: @unchecked Sendable {
         compiled.code.deallocate()
         compiled.firstSets.deallocate()
         compiled.groups?.deallocate()
+        compiled.automaton?.deallocate()
         compiled.header.deallocate()
     }
 
@@ -537,6 +540,8 @@ struct PatternProgram: @unchecked Sendable {
         let groupCount: Int
         let firstDigits: UInt16
         let groups: UnsafeBufferPointer<Group>?
+        /// The pattern as a deterministic automaton, for whole and prefix matches; nil when it would be too large.
+        let automaton: DigitAutomaton?
     }
 
     let header: UnsafePointer<Header>
@@ -551,6 +556,7 @@ struct PatternProgram: @unchecked Sendable {
     /// For a pattern of capturing groups in a row (`DigitPattern.groupSequence`), the groups: matched by trying
     /// each group's counts from the most down, the priority order the program follows too.
     @inline(__always) var groups: UnsafeBufferPointer<Group>? { header.pointee.groups }
+    @inline(__always) var automaton: DigitAutomaton? { header.pointee.automaton }
 
     /// A capturing group of one class repeated `minimum...maximum` times.
     struct Group {
@@ -613,13 +619,26 @@ struct PatternProgram: @unchecked Sendable {
         return nil
     }
 
-    /// Whether the whole input matches.
+    /// Whether the whole input matches: by the automaton when the pattern has one.
     func matchesWhole(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let automaton { return automaton.matchesWhole(input) }
+        return matchesWholeByRun(input)
+    }
+
+    /// Whether some prefix of the input matches (a match anchored at the start): by the automaton when the pattern
+    /// has one.
+    func matchesPrefix(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let automaton { return automaton.matchesPrefix(input) }
+        return matchesPrefixByRun(input)
+    }
+
+    /// `matchesWhole` by the backtracking run, which the automaton must agree with.
+    func matchesWholeByRun(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
         canStart(input) && run(input, whole: true, slots: nil) != nil
     }
 
-    /// Whether some prefix of the input matches (a match anchored at the start).
-    func matchesPrefix(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// `matchesPrefix` by the backtracking run, which the automaton must agree with.
+    func matchesPrefixByRun(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
         canStart(input) && run(input, whole: false, slots: nil) != nil
     }
 

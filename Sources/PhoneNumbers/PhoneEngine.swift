@@ -128,7 +128,21 @@ public struct PhoneEngine: Sendable {
         _ text: String, defaultRegion: String?, checkRegion: Bool, _ body: (NumberBytes) -> Result
     ) throws(PhoneParseError) -> Result {
         let region = defaultRegion.flatMap { metadata.plan(forRegion: $0) }
-        return try metadata.tables.withParsed(text, region: region, checkRegion: checkRegion, body)
+        var text = text
+        return try text.withUTF8 { utf8 in
+            Swift.Result { () throws(PhoneParseError) -> Result in
+                try metadata.tables.withParsed(utf8: utf8, region: region, checkRegion: checkRegion, body)
+            }
+        }.get()
+    }
+
+    /// `withParsed(_:defaultRegion:checkRegion:_:)` over the text's well-formed UTF-8.
+    func withParsed<Result>(
+        utf8 text: UnsafeBufferPointer<UInt8>, defaultRegion: String?, checkRegion: Bool,
+        _ body: (NumberBytes) -> Result
+    ) throws(PhoneParseError) -> Result {
+        let region = defaultRegion.flatMap { metadata.plan(forRegion: $0) }
+        return try metadata.tables.withParsed(utf8: text, region: region, checkRegion: checkRegion, body)
     }
 
     /// The scalars' UTF-8 in the arena (an extension as written: at most 20 scalars).
@@ -290,11 +304,11 @@ public struct PhoneEngine: Sendable {
 extension PlanTables {
     /// `PhoneEngine.withParsed`, with the default region's territory found.
     func withParsed<Result>(
-        _ text: String, region regionTerritory: UnsafePointer<TerritoryPlan>?, checkRegion: Bool,
-        _ body: (NumberBytes) -> Result
+        utf8 text: UnsafeBufferPointer<UInt8>, region regionTerritory: UnsafePointer<TerritoryPlan>?,
+        checkRegion: Bool, _ body: (NumberBytes) -> Result
     ) throws(PhoneParseError) -> Result {
         // The input and, behind it, the text an RFC 3966 `phone-context` puts together (never longer than it).
-        let outcome = TextRules.withScalars(of: text, limit: PhoneEngine.maximumInputLength, factor: 2) {
+        let outcome = TextRules.withScalars(utf8: text, limit: PhoneEngine.maximumInputLength, factor: 2) {
             buffer, count -> Swift.Result<Result, PhoneParseError> in
             // Digits are normalised at most three times, each no longer than the text; an extension's digits are
             // at most 20 scalars. National prefix transforms, which need more, spill to the heap.

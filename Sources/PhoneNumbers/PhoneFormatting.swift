@@ -143,6 +143,17 @@ extension PhoneEngine {
         }
     }
 
+    /// `describe(number:defaultRegion:viewerRegion:_:)` of the number's well-formed UTF-8 (a request's string read
+    /// where it lies in the line), so no `String` is made of it.
+    public func describe(
+        utf8 text: UnsafeBufferPointer<UInt8>, defaultRegion: String?, viewerRegion: String?,
+        _ body: (PhoneDescriptionBytes) -> Void
+    ) throws(PhoneParseError) {
+        try withParsed(utf8: text, defaultRegion: defaultRegion, checkRegion: true) { number in
+            withDescription(number, viewerRegion: viewerRegion, body)
+        }
+    }
+
     /// `describe(_:viewerRegion:)` with the texts as bytes.
     public func describe(_ number: PhoneNumber, viewerRegion: String?, _ body: (PhoneDescriptionBytes) -> Void) {
         Self.withBytes(of: number) { withDescription($0, viewerRegion: viewerRegion, body) }

@@ -681,12 +681,15 @@ public struct PhoneMetadata: Sendable {
 
     /// The slot of a code of two ASCII upper-case letters; nil for anything else.
     private static func letterIndex(_ region: String) -> Int? {
-        let utf8 = region.utf8
-        guard utf8.count == 2 else { return nil }
-        let first = utf8[utf8.startIndex] &- UInt8(ascii: "A")
-        let second = utf8[utf8.index(after: utf8.startIndex)] &- UInt8(ascii: "A")
-        guard first < 26, second < 26 else { return nil }
-        return Int(first) * 26 + Int(second)
+        // Over the contiguous bytes: the view's index arithmetic cost more than the lookup it serves.
+        var region = region
+        return region.withUTF8 { utf8 -> Int? in
+            guard utf8.count == 2 else { return nil }
+            let first = utf8[0] &- UInt8(ascii: "A")
+            let second = utf8[1] &- UInt8(ascii: "A")
+            guard first < 26, second < 26 else { return nil }
+            return Int(first) * 26 + Int(second)
+        }
     }
 
     /// The calling code of a region, e.g. 31 for `NL`.

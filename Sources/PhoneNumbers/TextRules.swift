@@ -8,25 +8,32 @@ enum TextRules {
         _ body: (UnsafeMutableBufferPointer<Unicode.Scalar>, Int) -> Result
     ) -> Result? {
         var text = text
-        return text.withUTF8 { utf8 -> Result? in
-            let count = utf8.count
-            var high: UInt8 = 0
-            var scalarCount = 0
-            for byte in utf8 {
-                high |= byte
-                if byte & 0xC0 != 0x80 { scalarCount += 1 }
+        return text.withUTF8 { withScalars(utf8: $0, limit: limit, factor: factor, body) }
+    }
+
+    /// `withScalars(of:limit:factor:_:)` over well-formed UTF-8 (a `String`'s bytes, or a request's string read where
+    /// it lies in the line, which the request's reading checked).
+    static func withScalars<Result>(
+        utf8: UnsafeBufferPointer<UInt8>, limit: Int, factor: Int,
+        _ body: (UnsafeMutableBufferPointer<Unicode.Scalar>, Int) -> Result
+    ) -> Result? {
+        let count = utf8.count
+        var high: UInt8 = 0
+        var scalarCount = 0
+        for byte in utf8 {
+            high |= byte
+            if byte & 0xC0 != 0x80 { scalarCount += 1 }
+        }
+        guard scalarCount <= limit else { return nil }
+        return withUnsafeTemporaryAllocation(of: Unicode.Scalar.self, capacity: max(1, scalarCount * factor)) {
+            buffer in
+            let out = buffer.baseAddress!
+            if high < 0x80 {
+                for index in 0..<count { (out + index).initialize(to: Unicode.Scalar(utf8[index])) }
+            } else {
+                decode(utf8, into: out)
             }
-            guard scalarCount <= limit else { return nil }
-            return withUnsafeTemporaryAllocation(of: Unicode.Scalar.self, capacity: max(1, scalarCount * factor)) {
-                buffer in
-                let out = buffer.baseAddress!
-                if high < 0x80 {
-                    for index in 0..<count { (out + index).initialize(to: Unicode.Scalar(utf8[index])) }
-                } else {
-                    decode(utf8, into: out)
-                }
-                return body(buffer, scalarCount)
-            }
+            return body(buffer, scalarCount)
         }
     }
 

@@ -49,21 +49,29 @@ public struct PhoneFormatter: FormatterPlugin {
 
     /// Answers `{"op":"phone","number":…,"defaultRegion":…,"viewerRegion":…}` with `valid, e164, region, type,
     /// national, international, rfc3966, display, extension, possible, possibleReason, dialFrom`, in that order.
+    /// The number is read where it lies in the request's line (no `String` is made of it); it is read first, so a
+    /// request without one is refused for that whatever its regions.
     private func phone(_ fields: RequestFields, into response: inout ResponseWriter) throws {
-        let number = try fields.required("number")
-        let defaultRegion = try fields.region("defaultRegion")
-        guard let viewerRegion = try fields.region("viewerRegion") else {
-            throw CoreError.invalidField(
-                "viewerRegion",
-                message: "The field \"viewerRegion\" is required: the viewer's ISO 3166-1 alpha-2 region (e.g. NL).")
-        }
-        do {
-            try engine.describe(number: number, defaultRegion: defaultRegion?.code, viewerRegion: viewerRegion.code) {
-                Self.write($0, to: &response)
+        let answered = try fields.withUTF8("number") { number -> Result<Void, any Error> in
+            Result { () throws -> Void in
+                let defaultRegion = try fields.region("defaultRegion")
+                guard let viewerRegion = try fields.region("viewerRegion") else {
+                    throw CoreError.invalidField(
+                        "viewerRegion",
+                        message:
+                            "The field \"viewerRegion\" is required: the viewer's ISO 3166-1 alpha-2 region (e.g. NL).")
+                }
+                do throws(PhoneParseError) {
+                    try engine.describe(
+                        utf8: number, defaultRegion: defaultRegion?.code, viewerRegion: viewerRegion.code
+                    ) { Self.write($0, to: &response) }
+                } catch {
+                    throw PhoneNumberError.invalidNumber(error)
+                }
             }
-        } catch {
-            throw PhoneNumberError.invalidNumber(error)
         }
+        guard let answered else { throw RequestFailures().missing("number") }
+        try answered.get()
     }
 
     /// Answers `{"op":"phoneMatch","a":…,"b":…,"defaultRegion":…}` with `match` (`exact`, `nsn`, `shortNsn`,
@@ -118,26 +126,7 @@ public struct PhoneFormatter: FormatterPlugin {
 
     /// The members of a description, in their wire order, straight from the engine's bytes.
     static func write(_ description: PhoneDescriptionBytes, to response: inout ResponseWriter) {
-        response.member("valid", description.valid)
-        response.member("e164", utf8: description.e164)
-        if let region = description.region {
-            response.member("region", utf8: region)
-        } else {
-            response.null("region")
-        }
-        response.member("type", utf8: description.typeName)
-        response.member("national", utf8: description.national)
-        response.member("international", utf8: description.international)
-        response.member("rfc3966", utf8: description.rfc3966)
-        response.member("display", utf8: description.display)
-        if let phoneExtension = description.phoneExtension {
-            response.member("extension", utf8: phoneExtension)
-        } else {
-            response.null("extension")
-        }
-        response.member("possible", description.possible)
-        response.member("possibleReason", utf8: description.possibleReasonName)
-        response.member("dialFrom", utf8: description.dialFrom)
+        PhoneResponse.write(description, to: &response)
     }
 
     private static func dataError(_ error: PhoneMetadataError) -> DataError {

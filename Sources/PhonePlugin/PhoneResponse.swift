@@ -1,0 +1,197 @@
+import FmtCore
+import PhoneNumbers
+
+/// The members of a `phone` answer written in one pass into one buffer and appended to the response at once:
+/// twelve members through `ResponseWriter` cost twelve escape checks and stagings. Every text of a description is
+/// made of digits and the metadata's separators, so it needs no escape; one that does (metadata can hold anything)
+/// goes through the writer's members instead, which escape.
+enum PhoneResponse {
+    /// The members of a description, in their wire order.
+    static func write(_ description: PhoneDescriptionBytes, to response: inout ResponseWriter) {
+        guard isPlain(description) else {
+            writeMembers(description, to: &response)
+            return
+        }
+        // The member names, quotes and commas with the longest type and reason names are under 250 bytes.
+        let capacity =
+            250 + description.e164.count + description.national.count + description.international.count
+            + description.rfc3966.count + description.display.count + description.dialFrom.count
+            + (description.phoneExtension?.count ?? 0)
+        response.appendEncodedMembers { bytes, afterMembers in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+                var out = ByteCursor(buffer.baseAddress!)
+                if afterMembers { out.write(",") }
+                out.write(description.valid ? #""valid":true,"e164":""# : #""valid":false,"e164":""#)
+                out.write(description.e164)
+                if let region = description.region {
+                    out.write(#"","region":""#)
+                    out.write(region)
+                    out.write(#"","type":""#)
+                } else {
+                    out.write(#"","region":null,"type":""#)
+                }
+                out.write(description.typeName)
+                out.write(#"","national":""#)
+                out.write(description.national)
+                out.write(#"","international":""#)
+                out.write(description.international)
+                out.write(#"","rfc3966":""#)
+                out.write(description.rfc3966)
+                out.write(#"","display":""#)
+                out.write(description.display)
+                if let phoneExtension = description.phoneExtension {
+                    out.write(#"","extension":""#)
+                    out.write(phoneExtension)
+                    out.write(description.possible ? #"","possible":true"# : #"","possible":false"#)
+                } else {
+                    out.write(
+                        description.possible
+                            ? #"","extension":null,"possible":true"# : #"","extension":null,"possible":false"#)
+                }
+                out.write(#","possibleReason":""#)
+                out.write(description.possibleReasonName)
+                out.write(#"","dialFrom":""#)
+                out.write(description.dialFrom)
+                out.write("\"")
+                bytes.append(
+                    contentsOf: UnsafeBufferPointer(
+                        start: buffer.baseAddress, count: out.written(since: buffer.baseAddress!)))
+            }
+        }
+    }
+
+    /// Whether every text of the description that does not come from a fixed list goes into a JSON string as it
+    /// is. `e164` is `+` and digits by construction and `display` a copy of `national` or `international`, so
+    /// neither is read again.
+    static func isPlain(_ description: PhoneDescriptionBytes) -> Bool {
+        var flags = escapeFlags(of: description.national) | escapeFlags(of: description.international)
+        flags |= escapeFlags(of: description.rfc3966) | escapeFlags(of: description.dialFrom)
+        if let region = description.region { flags |= escapeFlags(of: region) }
+        if let phoneExtension = description.phoneExtension { flags |= escapeFlags(of: phoneExtension) }
+        return flags == 0
+    }
+
+    /// The members through the writer, each escaped as any string.
+    static func writeMembers(_ description: PhoneDescriptionBytes, to response: inout ResponseWriter) {
+        response.member("valid", description.valid)
+        response.member("e164", utf8: description.e164)
+        if let region = description.region {
+            response.member("region", utf8: region)
+        } else {
+            response.null("region")
+        }
+        response.member("type", utf8: description.typeName)
+        response.member("national", utf8: description.national)
+        response.member("international", utf8: description.international)
+        response.member("rfc3966", utf8: description.rfc3966)
+        response.member("display", utf8: description.display)
+        if let phoneExtension = description.phoneExtension {
+            response.member("extension", utf8: phoneExtension)
+        } else {
+            response.null("extension")
+        }
+        response.member("possible", description.possible)
+        response.member("possibleReason", utf8: description.possibleReasonName)
+        response.member("dialFrom", utf8: description.dialFrom)
+    }
+
+    /// Whether UTF-8 text goes into a JSON string as it is: no control character, quote or backslash (what
+    /// `JSONWriter` escapes).
+    @inline(__always)
+    static func needsNoEscape(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        escapeFlags(of: text) == 0
+    }
+
+    /// Nonzero when some byte of the text is a control character, quote or backslash. A word at a time, the last
+    /// word overlapping the one before it; two overlapping halves for 4 to 7 bytes.
+    @inline(__always)
+    static func escapeFlags(of text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = text.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        let count = text.count
+        if count >= 8 {
+            var flags: UInt64 = 0
+            var offset = 0
+            while true {
+                flags |= escapeFlags(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                if offset == count &- 8 { return flags }
+                offset = Swift.min(offset &+ 8, count &- 8)
+            }
+        }
+        if count >= 4 {
+            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+            return escapeFlags(low | high << 32)
+        }
+        for byte in text where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            return 0x80
+        }
+        return 0
+    }
+
+    /// The high bit of each byte of `word` that is below 0x20, `"` or `\` (and maybe of bytes after the first such
+    /// one): nonzero exactly when some byte is one of them.
+    @inline(__always)
+    static func escapeFlags(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let found = ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+        return found & (ones &* 0x80)
+    }
+}
+
+/// A write position in a buffer its owner sized for everything written.
+struct ByteCursor {
+    private var position: UnsafeMutablePointer<UInt8>
+
+    init(_ start: UnsafeMutablePointer<UInt8>) {
+        position = start
+    }
+
+    /// How many bytes were written from `start` on.
+    func written(since start: UnsafeMutablePointer<UInt8>) -> Int {
+        start.distance(to: position)
+    }
+
+    @inline(__always)
+    mutating func write(_ literal: StaticString) {
+        write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Copies `bytes`; two overlapping words (or halves) cover the usual short text without a call.
+    @inline(__always)
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        let count = bytes.count
+        let source = UnsafeRawPointer(base)
+        let target = UnsafeMutableRawPointer(position)
+        switch count {
+        case 17...32:
+            let words = (
+                source.loadUnaligned(as: UInt64.self), source.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                source.loadUnaligned(fromByteOffset: count &- 16, as: UInt64.self),
+                source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            )
+            target.storeBytes(of: words.0, as: UInt64.self)
+            target.storeBytes(of: words.1, toByteOffset: 8, as: UInt64.self)
+            target.storeBytes(of: words.2, toByteOffset: count &- 16, as: UInt64.self)
+            target.storeBytes(of: words.3, toByteOffset: count &- 8, as: UInt64.self)
+        case 8...16:
+            let first = source.loadUnaligned(as: UInt64.self)
+            let last = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            target.storeBytes(of: first, as: UInt64.self)
+            target.storeBytes(of: last, toByteOffset: count &- 8, as: UInt64.self)
+        case 4..<8:
+            let first = source.loadUnaligned(as: UInt32.self)
+            let last = source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            target.storeBytes(of: first, as: UInt32.self)
+            target.storeBytes(of: last, toByteOffset: count &- 4, as: UInt32.self)
+        case 0..<4:
+            for index in 0..<count { position[index] = base[index] }
+        default:
+            position.update(from: base, count: count)
+        }
+        position += count
+    }
+}

@@ -1,0 +1,125 @@
+import FmtCore
+import FmtTesting
+import Foundation
+import Testing
+
+@testable import PhoneNumbers
+@testable import PhonePlugin
+
+/// `PhoneResponse.write` puts a `phone` answer's members together in one buffer. Its bytes must be the writer's
+/// members' (`writeMembers`, each escaped as any string) for every description: the vectors, random numbers in
+/// every region with and without extensions, and texts that need escaping, which it must hand to the writer.
+@Suite struct PhoneResponseTests {
+    static let engine: PhoneEngine? = {
+        let path = Paths.dataDirectory + "/" + PhoneFormatter.file
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return (try? PhoneMetadata(json: Array(data))).map { PhoneEngine(metadata: $0) }
+    }()
+
+    /// Both writings of one description, after an envelope member or at the start of an object.
+    static func bothWritings(_ description: PhoneDescriptionBytes, afterMembers: Bool) -> (fast: [UInt8], slow: [UInt8])
+    {
+        var fast = ResponseWriter(bytes: [UInt8(ascii: "{")], afterMembers: afterMembers)
+        PhoneResponse.write(description, to: &fast)
+        var slow = ResponseWriter(bytes: [UInt8(ascii: "{")], afterMembers: afterMembers)
+        PhoneResponse.writeMembers(description, to: &slow)
+        return (fast.bytes, slow.bytes)
+    }
+
+    /// A small deterministic generator (SplitMix64), so a failing number can be reproduced.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test func everyDescriptionIsWrittenAsTheWritersMembersWriteIt() throws {
+        let engine = try #require(Self.engine)
+        var numbers: [(String, String?, String)] = []
+        for entry in try Vectors.cases("vectors/phone-format.json") {
+            guard let input = entry["input"]?.objectValue, let number = input["number"]?.stringValue else { continue }
+            numbers.append(
+                (number, input["defaultRegion"]?.stringValue, input["viewerRegion"]?.stringValue ?? "NL"))
+        }
+        var generator = Generator(state: 42)
+        let regions = engine.metadata.regions
+        for _ in 0..<3000 {
+            let region = regions.randomElement(using: &generator)!
+            let viewer =
+                Int.random(in: 0..<3, using: &generator) == 0 ? region : regions.randomElement(using: &generator)!
+            let digits = String(
+                (0..<Int.random(in: 2...14, using: &generator)).map { _ in
+                    Character(String(Int.random(in: 0...9, using: &generator)))
+                })
+            let suffix = ["", " ext. 12", " x7", ";ext=3", " #99"].randomElement(using: &generator)!
+            let plus = Bool.random(using: &generator)
+            numbers.append(((plus ? "+" : "") + digits + suffix, plus ? nil : region, viewer))
+        }
+        var described = 0
+        for (number, defaultRegion, viewer) in numbers {
+            try? engine.describe(number: number, defaultRegion: defaultRegion, viewerRegion: viewer) { description in
+                described += 1
+                for afterMembers in [true, false] {
+                    let (fast, slow) = Self.bothWritings(description, afterMembers: afterMembers)
+                    #expect(fast == slow, "\(number) \(defaultRegion ?? "-") \(viewer)")
+                }
+            }
+        }
+        #expect(described > 2000)
+    }
+
+    @Test func textsThatNeedEscapingAreWrittenEscaped() throws {
+        let texts: [[UInt8]] = [Array("0\"6 1".utf8), Array("a\\b".utf8), [0x31, 0x0A, 0x32], Array("tel:+31-6".utf8)]
+        try texts[0].withUnsafeBufferPointer { quoted in
+            try texts[1].withUnsafeBufferPointer { backslash in
+                try texts[2].withUnsafeBufferPointer { newline in
+                    try texts[3].withUnsafeBufferPointer { plain in
+                        for (national, phoneExtension) in [(quoted, nil), (plain, backslash), (newline, plain)] {
+                            let description = PhoneDescriptionBytes(
+                                valid: true, e164: plain, region: nil, type: .mobile, national: national,
+                                international: plain, rfc3966: plain, display: national, phoneExtension: phoneExtension,
+                                possibleReason: .isPossible, dialFrom: plain)
+                            #expect(
+                                Self.bothWritings(description, afterMembers: true).fast
+                                    == Self.bothWritings(description, afterMembers: true).slow)
+                            let (fast, slow) = Self.bothWritings(description, afterMembers: false)
+                            #expect(fast == slow)
+                            let object = try JSONReader.parse(fast + [UInt8(ascii: "}")]).objectValue
+                            #expect(object?["national"]?.stringValue == String(decoding: national, as: UTF8.self))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func theEscapeCheckAgreesWithItsDefinition() {
+        var generator = Generator(state: 7)
+        let alphabet: [UInt8] = [0, 0x1F, 0x20, 0x21, 0x22, 0x2B, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xC3, 0xFF]
+        for count in 0...40 {
+            for _ in 0..<50 {
+                let text = (0..<count).map { _ in
+                    Int.random(in: 0..<4, using: &generator) == 0
+                        ? alphabet.randomElement(using: &generator)! : UInt8(ascii: "7")
+                }
+                let plain = !text.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+                text.withUnsafeBufferPointer { #expect(PhoneResponse.needsNoEscape($0) == plain, "\(text)") }
+                var copy = [UInt8](repeating: 0xEE, count: count + 2)
+                copy.withUnsafeMutableBufferPointer { target in
+                    text.withUnsafeBufferPointer { source in
+                        var cursor = ByteCursor(target.baseAddress!)
+                        cursor.write(source)
+                        #expect(cursor.written(since: target.baseAddress!) == count)
+                    }
+                }
+                #expect(Array(copy[0..<count]) == text && copy[count...].allSatisfy { $0 == 0xEE })
+            }
+        }
+    }
+}
