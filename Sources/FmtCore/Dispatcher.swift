@@ -145,8 +145,9 @@ public final class Dispatcher: Sendable {
         }
     }
 
-    private func route(_ request: Request) -> Route? {
-        if let record = request.record { return record.withText(request.opEntry) { route($0) } }
+    /// The route of `request`, read from `record` when the request was read flat into it.
+    private func route(_ request: Request, in record: RequestRecord) -> Route? {
+        if request.isFlat { return record.withText(request.opEntry) { route($0) } }
         return route(request.op)
     }
 
@@ -209,7 +210,9 @@ public final class Dispatcher: Sendable {
         }
         var slot = stats.otherSlot
         do {
-            guard let route = route(request) else { throw CoreError.unknownOp(String(request.op.prefix(64))) }
+            guard let route = route(request, in: record) else {
+                throw CoreError.unknownOp(String(request.op.prefix(64)))
+            }
             slot = route.slot
             if route.plugin < 0 {
                 try answer(request, builtin: builtinOps[route.builtin], into: &out)
