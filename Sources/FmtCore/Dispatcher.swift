@@ -215,11 +215,11 @@ public final class Dispatcher: Sendable {
             }
             slot = route.slot
             if route.plugin < 0 {
-                try answer(request, builtin: builtinOps[route.builtin], into: &out)
+                try answer(request, builtin: builtinOps[route.builtin], in: record, into: &out)
             } else if let plugins {
-                try answer(request, route: route, with: plugins, into: &out)
+                try answer(request, route: route, with: plugins, in: record, into: &out)
             } else {
-                try answer(request, route: route, with: registry.current, into: &out)
+                try answer(request, route: route, with: registry.current, in: record, into: &out)
             }
             return (slot, false)
         } catch let error as any WireError {
@@ -233,10 +233,12 @@ public final class Dispatcher: Sendable {
     }
 
     /// Answers with the set's handler of the plugin, lent unretained (the set holds it for the call).
-    private func answer(_ request: Request, route: Route, with set: PluginSet, into out: inout [UInt8]) throws {
+    private func answer(
+        _ request: Request, route: Route, with set: PluginSet, in record: RequestRecord, into out: inout [UInt8]
+    ) throws {
         let start = out.count
         var writer = ResponseWriter(taking: &out)
-        request.writeEnvelope(to: &writer)
+        writeEnvelope(request, in: record, to: &writer)
         do {
             try set.handlers[route.plugin]._withUnsafeGuaranteedRef { handler in
                 try handler.handle(opAt: route.op, request, into: &writer)
@@ -248,10 +250,12 @@ public final class Dispatcher: Sendable {
         writer.finishLine(into: &out)
     }
 
-    private func answer(_ request: Request, builtin: BuiltinOp, into out: inout [UInt8]) throws {
+    private func answer(
+        _ request: Request, builtin: BuiltinOp, in record: RequestRecord, into out: inout [UInt8]
+    ) throws {
         let start = out.count
         var writer = ResponseWriter(taking: &out)
-        request.writeEnvelope(to: &writer)
+        writeEnvelope(request, in: record, to: &writer)
         do {
             try builtin(request, &writer)
         } catch {
@@ -259,6 +263,15 @@ public final class Dispatcher: Sendable {
             throw error
         }
         writer.finishLine(into: &out)
+    }
+
+    /// The envelope of `request`, read from `record` (which the caller holds) when the request was read flat.
+    private func writeEnvelope(_ request: Request, in record: RequestRecord, to writer: inout ResponseWriter) {
+        if request.isFlat {
+            record.writeEnvelope(id: record.rootId >= 0 ? record.rootId : nil, to: &writer)
+        } else {
+            request.writeEnvelope(to: &writer)
+        }
     }
 
     private func reportInternal(op: String, _ message: String) {

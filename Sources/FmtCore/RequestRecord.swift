@@ -103,8 +103,9 @@ final class RequestRecord: @unchecked Sendable {
 
     // MARK: - Reading
 
-    /// The index of the last member of the object at `object` named `name`, or nil.
-    @usableFromInline
+    /// The index of the last member of the object at `object` named `name`, or nil. Inlined, so that a plugin's
+    /// literal name reaches `member(bytes:in:)` without a reference count or a check of the string's form.
+    @inlinable
     func member(_ name: String, in object: Int) -> Int? {
         if let found = name.utf8.withContiguousStorageIfAvailable({ member(bytes: $0, in: object) }) { return found }
         return Array(name.utf8).withUnsafeBufferPointer { member(bytes: $0, in: object) }
@@ -122,20 +123,40 @@ final class RequestRecord: @unchecked Sendable {
         member(bytes: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), in: object)
     }
 
+    @usableFromInline
     func member(bytes name: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
         let entries = entries.base!
         let line = bytes.base!
-        var found: Int?
-        var index = object + 1
+        var found = -1
+        var index = object &+ 1
         let end = Int(entries[object].end)
-        while index < end {
-            let entry = entries[index]
-            if Int(entry.keyCount) == name.count, Self.sameBytes(line + Int(entry.keyStart), name) {
-                found = index
+        let count = name.count
+        if count <= 8 {
+            // Most names fit in a word: one masked load compares them. A name lies in the line, which is followed by
+            // 8 zero bytes (`scan`), so the load stays in the buffer.
+            var head: UInt64 = 0
+            for offset in 0..<count { head |= UInt64(name[offset]) &<< UInt64(truncatingIfNeeded: offset &<< 3) }
+            let mask = count == 8 ? UInt64.max : (1 &<< UInt64(truncatingIfNeeded: count &<< 3)) &- 1
+            let raw = UnsafeRawPointer(line)
+            while index < end {
+                let entry = entries[index]
+                if Int(entry.keyCount) == count,
+                    raw.loadUnaligned(fromByteOffset: Int(entry.keyStart), as: UInt64.self) & mask == head
+                {
+                    found = index
+                }
+                index = Int(entry.end)
             }
-            index = Int(entry.end)
+        } else {
+            while index < end {
+                let entry = entries[index]
+                if Int(entry.keyCount) == count, Self.sameBytes(line + Int(entry.keyStart), name) {
+                    found = index
+                }
+                index = Int(entry.end)
+            }
         }
-        return found
+        return found < 0 ? nil : found
     }
 
     /// Whether `count` bytes at `bytes` are `name`'s; names are short, so a loop beats calling `memcmp`.

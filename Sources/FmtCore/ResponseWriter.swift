@@ -42,8 +42,12 @@ public struct ResponseWriter: Sendable {
 
     /// A writer of members after the envelope in `out`, with `out`'s storage until `finishLine(into:)` or
     /// `discard(into:from:)` gives it back.
+    @inline(__always)
     init(taking out: inout [UInt8]) {
-        self.init(afterMembers: true)
+        storage = []
+        staged = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        stagedCount = 0
+        needsComma = true
         swap(&storage, &out)
     }
 
@@ -399,7 +403,12 @@ public struct ResponseWriter: Sendable {
     mutating func flush() {
         guard stagedCount > 0 else { return }
         let count = stagedCount
-        withUnsafeBytes(of: &staged) { storage.append(contentsOf: $0[0..<count]) }
+        // As typed bytes: appending a slice of raw bytes goes through a generic copy.
+        withUnsafeBytes(of: &staged) {
+            storage.append(
+                contentsOf: UnsafeBufferPointer(
+                    start: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
+        }
         stagedCount = 0
     }
 }

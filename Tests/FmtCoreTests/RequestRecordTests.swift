@@ -161,6 +161,27 @@ import Testing
         #expect((try? flat.get().id) == (try? tree.get().id))
     }
 
+    /// Members are found by their whole name, whatever its length: names that share a prefix, or differ only in
+    /// their last byte or in the byte after a word, never stand in for each other.
+    @Test func membersAreFoundByTheirWholeName() throws {
+        var generator = SystemRandomNumberGenerator()
+        let names = [
+            "", "a", "ab", "abc", "abcdefg", "abcdefgh", "abcdefgi", "abcdefghi", "abcdefghij", "bbcdefgh", "op", "id",
+            "abcdefghijklmnop", "abcdefghijklmnoq", "abcdefghijklmnopq", "é",
+        ]
+        for _ in 0..<2_000 {
+            let members = (0..<Int.random(in: 0..<8, using: &generator)).map { index in
+                "\"\(names.randomElement(using: &generator)!)\":\"v\(index)\""
+            }
+            let line = Array(("{\"op\":\"x\"" + members.map { "," + $0 }.joined() + "}").utf8)
+            let flat = try line.withUnsafeBufferPointer { try Request(line: $0) }
+            let tree = try Request(try JSONReader.parse(line))
+            for name in names + ["abcd", "abcdefghijk", "x"] {
+                #expect(try flat.fields.string(name) == tree.fields.string(name), "\(name) in \(line)")
+            }
+        }
+    }
+
     @Test func validatesUTF8AsStringDoes() {
         var generator = SystemRandomNumberGenerator()
         let bytes: [UInt8] = [
