@@ -147,8 +147,18 @@ public final class Dispatcher: Sendable {
 
     /// The route of `request`, read from `record` when the request was read flat into it.
     private func route(_ request: Request, in record: RequestRecord) -> Route? {
-        if request.isFlat { return record.withText(request.opEntry) { route($0) } }
-        return route(request.op)
+        guard request.isFlat else { return route(request.op) }
+        let entry = record.entries.base![request.opEntry]
+        guard !entry.inDecoded, entry.count <= 8, let line = record.bytes.base else {
+            return record.withText(request.opEntry) { route($0) }
+        }
+        // An op of up to 8 bytes as it lies in the line is its head in one masked load: the line is followed by 8
+        // zero bytes (`RequestRecord.scan`), so the load stays in the buffer.
+        let count = Int(entry.count)
+        let word = UnsafeRawPointer(line).loadUnaligned(fromByteOffset: Int(entry.start), as: UInt64.self)
+        let mask = count == 8 ? UInt64.max : (1 &<< UInt64(truncatingIfNeeded: count &<< 3)) &- 1
+        let op = UnsafeBufferPointer(start: line + Int(entry.start), count: count)
+        return route(op, head: UInt64(littleEndian: word) & mask)
     }
 
     private func route(_ op: String) -> Route? {
@@ -157,8 +167,12 @@ public final class Dispatcher: Sendable {
     }
 
     private func route(_ op: UnsafeBufferPointer<UInt8>) -> Route? {
+        route(op, head: Self.head(op))
+    }
+
+    /// The route of `op`, whose `head(_:)` is `head`.
+    private func route(_ op: UnsafeBufferPointer<UInt8>, head: UInt64) -> Route? {
         guard op.count < routeRanges.count else { return nil }
-        let head = Self.head(op)
         let range = routeRanges[op.count]
         return routes.withUnsafeBufferPointer { routes in
             for index in range where routes[index].head == head {
