@@ -182,6 +182,25 @@ import Testing
         }
     }
 
+    enum Kind: String, CaseIterable {
+        case short, long, café
+    }
+
+    /// An enum member read flat (its bytes against each case's) gives the tree's case or the tree's failure.
+    @Test(arguments: [
+        #""short""#, #""long""#, #""caf\u00e9""#, "\"café\"", "\"cafe\u{0301}\"", #""LONG""#, #""shor""#, #""""#,
+        "1", "null", #""long ""#,
+    ])
+    func enumsReadFlatAsFromTheTree(_ value: String) throws {
+        let line = Array(#"{"op":"x","k":"#.utf8) + Array(value.utf8) + Array("}".utf8)
+        let flat = try line.withUnsafeBufferPointer { try Request(line: $0) }
+        let tree = try Request(try JSONReader.parse(line))
+        let read = { (request: Request) in
+            "\(Result { () throws(CoreError) in try request.fields.enum("k", as: Kind.self, noun: "a kind") })"
+        }
+        #expect(read(flat) == read(tree))
+    }
+
     @Test func validatesUTF8AsStringDoes() {
         var generator = SystemRandomNumberGenerator()
         let bytes: [UInt8] = [
