@@ -145,9 +145,20 @@ public final class Dispatcher: Sendable {
         }
     }
 
-    private func route(_ request: Request) -> Route? {
-        if let record = request.record { return record.withText(request.opEntry) { route($0) } }
-        return route(request.op)
+    /// The route of `request`, read from `record` when the request was read flat into it.
+    private func route(_ request: Request, in record: RequestRecord) -> Route? {
+        guard request.isFlat else { return route(request.op) }
+        let entry = record.entries.base![request.opEntry]
+        guard !entry.inDecoded, entry.count <= 8, let line = record.bytes.base else {
+            return record.withText(request.opEntry) { route($0) }
+        }
+        // An op of up to 8 bytes as it lies in the line is its head in one masked load: the line is followed by 8
+        // zero bytes (`RequestRecord.scan`), so the load stays in the buffer.
+        let count = Int(entry.count)
+        let word = UnsafeRawPointer(line).loadUnaligned(fromByteOffset: Int(entry.start), as: UInt64.self)
+        let mask = count == 8 ? UInt64.max : (1 &<< UInt64(truncatingIfNeeded: count &<< 3)) &- 1
+        let op = UnsafeBufferPointer(start: line + Int(entry.start), count: count)
+        return route(op, head: UInt64(littleEndian: word) & mask)
     }
 
     private func route(_ op: String) -> Route? {
@@ -156,8 +167,12 @@ public final class Dispatcher: Sendable {
     }
 
     private func route(_ op: UnsafeBufferPointer<UInt8>) -> Route? {
+        route(op, head: Self.head(op))
+    }
+
+    /// The route of `op`, whose `head(_:)` is `head`.
+    private func route(_ op: UnsafeBufferPointer<UInt8>, head: UInt64) -> Route? {
         guard op.count < routeRanges.count else { return nil }
-        let head = Self.head(op)
         let range = routeRanges[op.count]
         return routes.withUnsafeBufferPointer { routes in
             for index in range where routes[index].head == head {
@@ -209,14 +224,16 @@ public final class Dispatcher: Sendable {
         }
         var slot = stats.otherSlot
         do {
-            guard let route = route(request) else { throw CoreError.unknownOp(String(request.op.prefix(64))) }
+            guard let route = route(request, in: record) else {
+                throw CoreError.unknownOp(String(request.op.prefix(64)))
+            }
             slot = route.slot
             if route.plugin < 0 {
-                try answer(request, builtin: builtinOps[route.builtin], into: &out)
+                try answer(request, builtin: builtinOps[route.builtin], in: record, into: &out)
             } else if let plugins {
-                try answer(request, route: route, with: plugins, into: &out)
+                try answer(request, route: route, with: plugins, in: record, into: &out)
             } else {
-                try answer(request, route: route, with: registry.current, into: &out)
+                try answer(request, route: route, with: registry.current, in: record, into: &out)
             }
             return (slot, false)
         } catch let error as any WireError {
@@ -230,10 +247,12 @@ public final class Dispatcher: Sendable {
     }
 
     /// Answers with the set's handler of the plugin, lent unretained (the set holds it for the call).
-    private func answer(_ request: Request, route: Route, with set: PluginSet, into out: inout [UInt8]) throws {
+    private func answer(
+        _ request: Request, route: Route, with set: PluginSet, in record: RequestRecord, into out: inout [UInt8]
+    ) throws {
         let start = out.count
         var writer = ResponseWriter(taking: &out)
-        request.writeEnvelope(to: &writer)
+        writeEnvelope(request, in: record, to: &writer)
         do {
             try set.handlers[route.plugin]._withUnsafeGuaranteedRef { handler in
                 try handler.handle(opAt: route.op, request, into: &writer)
@@ -245,10 +264,12 @@ public final class Dispatcher: Sendable {
         writer.finishLine(into: &out)
     }
 
-    private func answer(_ request: Request, builtin: BuiltinOp, into out: inout [UInt8]) throws {
+    private func answer(
+        _ request: Request, builtin: BuiltinOp, in record: RequestRecord, into out: inout [UInt8]
+    ) throws {
         let start = out.count
         var writer = ResponseWriter(taking: &out)
-        request.writeEnvelope(to: &writer)
+        writeEnvelope(request, in: record, to: &writer)
         do {
             try builtin(request, &writer)
         } catch {
@@ -256,6 +277,15 @@ public final class Dispatcher: Sendable {
             throw error
         }
         writer.finishLine(into: &out)
+    }
+
+    /// The envelope of `request`, read from `record` (which the caller holds) when the request was read flat.
+    private func writeEnvelope(_ request: Request, in record: RequestRecord, to writer: inout ResponseWriter) {
+        if request.isFlat {
+            record.writeEnvelope(id: record.rootId >= 0 ? record.rootId : nil, to: &writer)
+        } else {
+            request.writeEnvelope(to: &writer)
+        }
     }
 
     private func reportInternal(op: String, _ message: String) {

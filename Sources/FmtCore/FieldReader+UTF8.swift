@@ -5,7 +5,9 @@ extension FieldReader {
     public func withUTF8<Result>(
         _ name: String, or problem: String? = nil, _ body: (UnsafeBufferPointer<UInt8>) -> Result
     ) throws(Failure) -> Result? {
-        if case .flat(let record, let index) = storage {
+        switch storage {
+        case .tree: break
+        case .flat(let record, let index):
             guard let member = record.member(name, in: index) else { return nil }
             if record.kind(member) == .string { return record.withText(member, body) }
         }

@@ -270,6 +270,18 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     public func `enum`<Value: RawRepresentable & CaseIterable>(
         _ name: String, as type: Value.Type, noun: String
     ) throws(Failure) -> Value? where Value.RawValue == String {
+        if case .flat(let record, let index) = storage, let member = record.member(name, in: index),
+            record.kind(member) == .string
+        {
+            // The member's bytes against each case's, without making a `String` of them or hashing it.
+            let found: Value? = record.withText(member) { text in
+                Value.allCases.first { value in
+                    var raw = value.rawValue
+                    return raw.withUTF8 { $0.hasSameBytes(as: text) }
+                }
+            }
+            if let found { return found }
+        }
         guard let text = try string(name) else { return nil }
         if let value = Value(rawValue: text), value.rawValue.hasSameBytes(as: text) { return value }
         let names = Value.allCases.map(\.rawValue)
@@ -421,10 +433,14 @@ enum FieldStorage: Sendable {
     /// The last member named `name` when it is a string, made from its bytes (flat storage only).
     @usableFromInline
     func stringMember(_ name: String) -> StringMember {
-        guard case .flat(let record, let index) = self else { return .other }
-        guard let member = record.member(name, in: index) else { return .absent }
-        guard record.kind(member) == .string else { return .other }
-        return .string(record.string(member))
+        // A `switch` borrows the record where `guard case` would retain it (as in the accessors below).
+        switch self {
+        case .tree: return .other
+        case .flat(let record, let index):
+            guard let member = record.member(name, in: index) else { return .absent }
+            guard record.kind(member) == .string else { return .other }
+            return .string(record.string(member))
+        }
     }
 
     /// What `regionMember(_:)` found.
@@ -439,10 +455,14 @@ enum FieldStorage: Sendable {
     /// The last member named `name` when it is a string naming a region (flat storage only).
     @usableFromInline
     func regionMember(_ name: String) -> RegionMember {
-        guard case .flat(let record, let index) = self, let member = record.member(name, in: index),
-            record.kind(member) == .string, let region = record.region(member)
-        else { return .other }
-        return .found(region)
+        switch self {
+        case .tree: return .other
+        case .flat(let record, let index):
+            guard let member = record.member(name, in: index), record.kind(member) == .string,
+                let region = record.region(member)
+            else { return .other }
+            return .found(region)
+        }
     }
 
     /// The last member named `name` when it is an object, read as this storage reads; nil otherwise.

@@ -45,8 +45,15 @@ public enum JSONWriter {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
         guard count >= 8 else {
-            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
-            return true
+            guard count >= 4 else {
+                for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
+                return true
+            }
+            // Two overlapping 4-byte loads make one word of the whole text.
+            let raw = UnsafeRawPointer(base)
+            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            return !wordNeedsEscape(low | high &<< 32)
         }
         let raw = UnsafeRawPointer(base)
         var offset = 0

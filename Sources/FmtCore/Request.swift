@@ -16,10 +16,8 @@ public struct Request: Sendable {
 
     public var id: JSONValue {
         if let envelope { return envelope.id }
-        guard case .flat(let record, _) = fields.storage, let id = record.member("id", in: 0) else {
-            return .null
-        }
-        return record.value(id)
+        guard case .flat(let record, _) = fields.storage, record.rootId >= 0 else { return .null }
+        return record.value(record.rootId)
     }
 
     public init(op: String, id: JSONValue = .null, fields: JSONObject) {
@@ -59,12 +57,15 @@ public struct Request: Sendable {
     /// A request read flat from `record`, which has scanned its line: nil unless the line is an object with a
     /// string `op` (the tree's `init(_:)` then says what is wrong).
     init?(record: RequestRecord) {
-        guard record.kind(0) == .object, let op = record.member("op", in: 0), record.kind(op) == .string
-        else { return nil }
+        let op = record.rootOp
+        guard record.kind(0) == .object, op >= 0, record.kind(op) == .string else { return nil }
         envelope = nil
         opEntry = op
         fields = FieldReader(storage: .flat(record, 0), path: nil, failures: RequestFailures())
     }
+
+    /// Whether the request was read flat (from the record that `Dispatcher` read its line into).
+    var isFlat: Bool { envelope == nil }
 
     /// A flat request's record, whose entry `opEntry` is the op.
     var record: RequestRecord? {
@@ -75,7 +76,7 @@ public struct Request: Sendable {
     /// Writes `{"id":…,"ok":true`, the `id` as `JSONWriter` writes the tree's (`null` when absent).
     func writeEnvelope(to writer: inout ResponseWriter) {
         if let record {
-            record.writeEnvelope(id: record.member("id", in: 0), to: &writer)
+            record.writeEnvelope(id: record.rootId >= 0 ? record.rootId : nil, to: &writer)
         } else {
             writer.flush()
             Dispatcher.appendEnvelope(id: id, to: &writer.storage)

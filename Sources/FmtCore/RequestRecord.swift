@@ -66,6 +66,10 @@ final class RequestRecord: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var decoded = TrivialBuffer<UInt8>()
     /// Every value; the root is entry 0.
     @exclusivity(unchecked) @usableFromInline var entries = TrivialBuffer<Entry>()
+    /// The entries of the root object's last `op` and `id` members, or -1: noted by the scan, so the envelope
+    /// costs no member lookup.
+    var rootOp = -1
+    var rootId = -1
 
     init() {}
 
@@ -83,8 +87,7 @@ final class RequestRecord: @unchecked Sendable {
     func scan(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         guard line.count < Int(Int32.max) else { return false }
         bytes.count = 0
-        bytes.append(contentsOf: line)
-        bytes.zeroPad(8)
+        bytes.appendZeroPadded(line)
         var scanner = RecordScanner(line: UnsafeBufferPointer(start: bytes.base, count: line.count))
         scanner.entries = entries
         scanner.decoded = decoded
@@ -93,13 +96,16 @@ final class RequestRecord: @unchecked Sendable {
         let scanned = scanner.scanDocument()
         entries = scanner.entries
         decoded = scanner.decoded
+        rootOp = scanner.rootOp
+        rootId = scanner.rootId
         return scanned && entries.count > 0
     }
 
     // MARK: - Reading
 
-    /// The index of the last member of the object at `object` named `name`, or nil.
-    @usableFromInline
+    /// The index of the last member of the object at `object` named `name`, or nil. Inlined, so that a plugin's
+    /// literal name reaches `member(bytes:in:)` without a reference count or a check of the string's form.
+    @inlinable
     func member(_ name: String, in object: Int) -> Int? {
         if let found = name.utf8.withContiguousStorageIfAvailable({ member(bytes: $0, in: object) }) { return found }
         return Array(name.utf8).withUnsafeBufferPointer { member(bytes: $0, in: object) }
@@ -117,20 +123,40 @@ final class RequestRecord: @unchecked Sendable {
         member(bytes: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), in: object)
     }
 
+    @usableFromInline
     func member(bytes name: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
         let entries = entries.base!
         let line = bytes.base!
-        var found: Int?
-        var index = object + 1
+        var found = -1
+        var index = object &+ 1
         let end = Int(entries[object].end)
-        while index < end {
-            let entry = entries[index]
-            if Int(entry.keyCount) == name.count, Self.sameBytes(line + Int(entry.keyStart), name) {
-                found = index
+        let count = name.count
+        if count <= 8 {
+            // Most names fit in a word: one masked load compares them. A name lies in the line, which is followed by
+            // 8 zero bytes (`scan`), so the load stays in the buffer.
+            var head: UInt64 = 0
+            for offset in 0..<count { head |= UInt64(name[offset]) &<< UInt64(truncatingIfNeeded: offset &<< 3) }
+            let mask = count == 8 ? UInt64.max : (1 &<< UInt64(truncatingIfNeeded: count &<< 3)) &- 1
+            let raw = UnsafeRawPointer(line)
+            while index < end {
+                let entry = entries[index]
+                if Int(entry.keyCount) == count,
+                    raw.loadUnaligned(fromByteOffset: Int(entry.keyStart), as: UInt64.self) & mask == head
+                {
+                    found = index
+                }
+                index = Int(entry.end)
             }
-            index = Int(entry.end)
+        } else {
+            while index < end {
+                let entry = entries[index]
+                if Int(entry.keyCount) == count, Self.sameBytes(line + Int(entry.keyStart), name) {
+                    found = index
+                }
+                index = Int(entry.end)
+            }
         }
-        return found
+        return found < 0 ? nil : found
     }
 
     /// Whether `count` bytes at `bytes` are `name`'s; names are short, so a loop beats calling `memcmp`.
@@ -273,6 +299,9 @@ private struct RecordScanner {
     var index = 0
     var entries = TrivialBuffer<RequestRecord.Entry>()
     var decoded = TrivialBuffer<UInt8>()
+    /// As `RequestRecord.rootOp` and `rootId`.
+    var rootOp = -1
+    var rootId = -1
 
     init(line: UnsafeBufferPointer<UInt8>) {
         self.line = line
@@ -298,9 +327,10 @@ private struct RecordScanner {
             switch next {
             case .value:
                 let at = entries.count
+                // `RequestRecord.scan` keeps lines below `Int32.max` bytes, and there are fewer entries than bytes.
                 var entry = RequestRecord.Entry(
-                    keyStart: key.start, keyCount: key.count, start: Int32(index), count: 0, end: Int32(at + 1),
-                    kind: .null, inDecoded: false)
+                    keyStart: key.start, keyCount: key.count, start: Int32(truncatingIfNeeded: index), count: 0,
+                    end: Int32(truncatingIfNeeded: at &+ 1), kind: .null, inDecoded: false)
                 let byte = bytes[index]
                 switch byte {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -308,9 +338,9 @@ private struct RecordScanner {
                     let isObject = byte == UInt8(ascii: "{")
                     entry.kind = isObject ? .object : .array
                     entries.append(entry)
-                    open[depth] = Int32(at)
-                    depth += 1
-                    index += 1
+                    open[depth] = Int32(truncatingIfNeeded: at)
+                    depth &+= 1
+                    index &+= 1
                     skipWhitespace()
                     if bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                         index += 1
@@ -335,7 +365,7 @@ private struct RecordScanner {
                 case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                     guard scanNumber() else { return false }
                     entry.kind = .number
-                    entry.count = Int32(index) - entry.start
+                    entry.count = Int32(truncatingIfNeeded: index) &- entry.start
                 default:
                     return false
                 }
@@ -348,6 +378,15 @@ private struct RecordScanner {
                 // A name with escapes is left to `JSONReader`: names are compared by their bytes in the line.
                 guard scanString(into: &name), !name.inDecoded else { return false }
                 key = (name.start, name.count)
+                if depth == 1, name.count == 2 {
+                    let first = bytes[Int(name.start)]
+                    let second = bytes[Int(name.start) &+ 1]
+                    if first == UInt8(ascii: "o"), second == UInt8(ascii: "p") {
+                        rootOp = entries.count
+                    } else if first == UInt8(ascii: "i"), second == UInt8(ascii: "d") {
+                        rootId = entries.count
+                    }
+                }
                 skipWhitespace()
                 guard bytes[index] == UInt8(ascii: ":") else { return false }
                 index += 1
@@ -358,8 +397,8 @@ private struct RecordScanner {
                     skipWhitespace()
                     return index == line.count
                 }
-                let container = Int(open[depth - 1])
-                entries.base![container].count += 1
+                let container = Int(open[depth &- 1])
+                entries.base![container].count &+= 1
                 skipWhitespace()
                 let byte = bytes[index]
                 let isObject = entries.base![container].kind == .object
@@ -370,8 +409,8 @@ private struct RecordScanner {
                     key = (-1, 0)
                 } else if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     index += 1
-                    entries.base![container].end = Int32(entries.count)
-                    depth -= 1
+                    entries.base![container].end = Int32(truncatingIfNeeded: entries.count)
+                    depth &-= 1
                 } else {
                     return false
                 }
@@ -383,7 +422,7 @@ private struct RecordScanner {
     private mutating func skipWhitespace() {
         while true {
             switch line.baseAddress![index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            case 0x20, 0x0A, 0x0D, 0x09: index &+= 1
             default: return
             }
         }
@@ -427,36 +466,49 @@ private struct RecordScanner {
     }
 
     /// A string from its opening quote: its text's place in `entry` (in the line, or unescaped into `decoded`),
-    /// valid UTF-8 and Stream-Safe as `JSONReader` requires.
+    /// valid UTF-8 and Stream-Safe as `JSONReader` requires. Inlined for the common string, plain ASCII without
+    /// escapes; any other goes on in `scanStringRest(start:nonASCII:into:)`.
+    @inline(__always)
     private mutating func scanString(into entry: inout RequestRecord.Entry) -> Bool {
-        index += 1
-        let start = index
+        let start = index &+ 1
         // Eight bytes at a time up to the first quote, backslash or control character (the bit tricks of
         // `JSONWriter.wordNeedsEscape`, whose lowest flagged byte is exact). The line is followed by 8 zero bytes
         // (`RequestRecord.scan`), which read as control characters: the scan stops at the line's end.
-        let high: UInt64 = 0x8080_8080_8080_8080
         let raw = UnsafeRawPointer(line.baseAddress!)
         var nonASCII: UInt64 = 0
-        var at = index
+        var at = start
+        var word: UInt64
+        var flags: UInt64
         while true {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
-            let flags = JSONWriter.escapeFlags(word)
-            if flags == 0 {
-                nonASCII |= word
-                at += 8
-                continue
-            }
-            let plain = flags.trailingZeroBitCount / 8
-            if plain > 0 { nonASCII |= word & (UInt64.max >> (64 - 8 * plain)) }
-            at += plain
-            break
+            word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            flags = JSONWriter.escapeFlags(word)
+            if flags != 0 { break }
+            nonASCII |= word
+            at &+= 8
         }
+        let plain = flags.trailingZeroBitCount &>> 3
+        // The bytes before the flagged one (none when `plain` is 0).
+        nonASCII |= word & ~(UInt64.max &<< UInt64(truncatingIfNeeded: plain &<< 3))
+        at &+= plain
         index = at
+        // `at` is at most the line's end, whose padding is zero: no quote.
+        if line.baseAddress![at] == UInt8(ascii: "\""), nonASCII & 0x8080_8080_8080_8080 == 0 {
+            index = at &+ 1
+            entry.start = Int32(truncatingIfNeeded: start)
+            entry.count = Int32(truncatingIfNeeded: at &- start)
+            return true
+        }
+        return scanStringRest(start: start, nonASCII: nonASCII, into: &entry)
+    }
+
+    /// The rest of `scanString(into:)` from its first quote, backslash or control character at `index`, for a
+    /// string with non-ASCII bytes before it (`nonASCII` has a high bit set) or escapes, or one that fails.
+    private mutating func scanStringRest(start: Int, nonASCII: UInt64, into entry: inout RequestRecord.Entry) -> Bool {
         guard index < line.count else { return false }
         if line[index] == UInt8(ascii: "\"") {
             let text = UnsafeBufferPointer(rebasing: line[start..<index])
             index += 1
-            if nonASCII & high != 0 {
+            if nonASCII & 0x8080_8080_8080_8080 != 0 {
                 guard Self.isValidUTF8(text) else { return false }
                 if text.contains(where: { $0 >= 0xCC }), !Self.isStreamSafe(text) { return false }
             }
@@ -619,9 +671,12 @@ struct TrivialBuffer<Element> {
 }
 
 extension TrivialBuffer<UInt8> {
-    /// Makes the `count` bytes after the end zero, without counting them.
-    mutating func zeroPad(_ count: Int) {
-        reserve(self.count + count)
-        (base! + self.count).initialize(repeating: 0, count: count)
+    /// Appends `bytes` and makes the 8 bytes after them zero, without counting those.
+    mutating func appendZeroPadded(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(count + bytes.count + 8)
+        let end = base! + count
+        if let source = bytes.baseAddress { end.initialize(from: source, count: bytes.count) }
+        UnsafeMutableRawPointer(end + bytes.count).storeBytes(of: 0, as: UInt64.self)
+        count += bytes.count
     }
 }

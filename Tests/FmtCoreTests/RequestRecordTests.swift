@@ -102,6 +102,105 @@ import Testing
         }
     }
 
+    /// The string scan reads eight bytes at a time: whatever stops it (an escape, a control byte, a non-ASCII
+    /// character, a quote) gives the tree's answer at every offset around those words, in names and in values.
+    @Test func stringsReadAsTheTreeReaderDoesAtEveryOffset() {
+        let specials: [[UInt8]] =
+            [
+                #"\""#, #"\\"#, #"\n"#, #"\u00e9"#, #"\ud83d\ude00"#, "é", "€", "𝄞", "\u{0301}", "\u{7F}", #"""#, "\\",
+            ].map { Array($0.utf8) } + [[0x01], [0x00], [0x1F], [0x0A], [0x20]]
+        for padding in 0..<8 {
+            let space = [UInt8](repeating: 0x20, count: padding)
+            for length in 0...17 {
+                for offset in 0...length {
+                    for special in specials {
+                        var text = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                        text.insert(contentsOf: special, at: offset)
+                        let quoted = [UInt8(ascii: "\"")] + text + [UInt8(ascii: "\"")]
+                        let open = Array(#"{"op":"#.utf8)
+                        Self.check(space + open + quoted + Array("}".utf8))
+                        Self.check(Array("{".utf8) + space + quoted + Array(#":"v","op":"x"}"#.utf8))
+                        Self.check(open + quoted + Array(#","k":["#.utf8) + space + quoted + Array("]}".utf8))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Invalid UTF-8 anywhere in a string, in any of its eight-byte words, leaves the line to the reader.
+    @Test func invalidUTF8AtEveryPositionIsLeftToTheReader() {
+        let invalid: [[UInt8]] = [
+            [0xFF], [0x80], [0xC3], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+        ]
+        for length in 0...24 {
+            for position in 0...length {
+                for bytes in invalid {
+                    var text = [UInt8](repeating: UInt8(ascii: "b"), count: length)
+                    text.insert(contentsOf: bytes, at: position)
+                    let line = Array(#"{"op":""#.utf8) + text + Array(#""}"#.utf8)
+                    #expect(Self.flat(line) == nil, "\(line)")
+                    Self.check(line)
+                    let escaped = Array(#"{"op":"\n"#.utf8) + text + Array(#""}"#.utf8)
+                    #expect(Self.flat(escaped) == nil, "\(escaped)")
+                }
+            }
+        }
+    }
+
+    /// The envelope's `op` and `id` are the root object's last members of those names, never a nested object's.
+    @Test(arguments: [
+        #"{"a":{"op":"inner","id":1},"op":"outer"}"#, #"{"op":"first","id":1,"op":"last","id":[2]}"#,
+        #"{"id":"x","op":"ping","b":[{"id":3}]}"#, #"{"x":{"op":"only-inner"}}"#, #"{"op":1,"id":2}"#,
+        #"{"opx":"a","op":"b","i":"c","idd":4}"#,
+    ])
+    func theEnvelopeIsTheRootObjects(_ text: String) {
+        let line = Array(text.utf8)
+        let flat = line.withUnsafeBufferPointer { line in Result { try Request(line: line) } }
+        let tree = Result { try Request(try JSONReader.parse(line)) }
+        #expect("\(flat.map(\.op))" == "\(tree.map(\.op))")
+        #expect((try? flat.get().id) == (try? tree.get().id))
+    }
+
+    /// Members are found by their whole name, whatever its length: names that share a prefix, or differ only in
+    /// their last byte or in the byte after a word, never stand in for each other.
+    @Test func membersAreFoundByTheirWholeName() throws {
+        var generator = SystemRandomNumberGenerator()
+        let names = [
+            "", "a", "ab", "abc", "abcdefg", "abcdefgh", "abcdefgi", "abcdefghi", "abcdefghij", "bbcdefgh", "op", "id",
+            "abcdefghijklmnop", "abcdefghijklmnoq", "abcdefghijklmnopq", "é",
+        ]
+        for _ in 0..<2_000 {
+            let members = (0..<Int.random(in: 0..<8, using: &generator)).map { index in
+                "\"\(names.randomElement(using: &generator)!)\":\"v\(index)\""
+            }
+            let line = Array(("{\"op\":\"x\"" + members.map { "," + $0 }.joined() + "}").utf8)
+            let flat = try line.withUnsafeBufferPointer { try Request(line: $0) }
+            let tree = try Request(try JSONReader.parse(line))
+            for name in names + ["abcd", "abcdefghijk", "x"] {
+                #expect(try flat.fields.string(name) == tree.fields.string(name), "\(name) in \(line)")
+            }
+        }
+    }
+
+    enum Kind: String, CaseIterable {
+        case short, long, café
+    }
+
+    /// An enum member read flat (its bytes against each case's) gives the tree's case or the tree's failure.
+    @Test(arguments: [
+        #""short""#, #""long""#, #""caf\u00e9""#, "\"café\"", "\"cafe\u{0301}\"", #""LONG""#, #""shor""#, #""""#,
+        "1", "null", #""long ""#,
+    ])
+    func enumsReadFlatAsFromTheTree(_ value: String) throws {
+        let line = Array(#"{"op":"x","k":"#.utf8) + Array(value.utf8) + Array("}".utf8)
+        let flat = try line.withUnsafeBufferPointer { try Request(line: $0) }
+        let tree = try Request(try JSONReader.parse(line))
+        let read = { (request: Request) in
+            "\(Result { () throws(CoreError) in try request.fields.enum("k", as: Kind.self, noun: "a kind") })"
+        }
+        #expect(read(flat) == read(tree))
+    }
+
     @Test func validatesUTF8AsStringDoes() {
         var generator = SystemRandomNumberGenerator()
         let bytes: [UInt8] = [

@@ -41,6 +41,41 @@ import Testing
         #expect(text + "\n" == String(decoding: expected, as: UTF8.self))
     }
 
+    /// Short strings are copied and checked for escapes in one pass: at every length of a few words and around
+    /// the word and short-string limits, with an escaped byte at every (or every fifth) position, members and
+    /// elements are the tree encoding's bytes, many in a row (so the staged bytes fill up and flush in between).
+    @Test func shortStringsAtEveryLengthMatchTheTreeEncoding() {
+        var generator = SystemRandomNumberGenerator()
+        let specials: [UInt8] = [0x22, 0x5C, 0x0A, 0x00, 0x1F, 0x7F, 0xC3, 0x20, 0xFF]
+        for length in Array(0...24) + [31, 32, 33, 63, 64, 65, 95, 96, 97, 100] {
+            for position in stride(from: -1, to: length, by: length > 24 ? 5 : 1) {
+                var text = (0..<length).map { _ in UInt8.random(in: 0x23...0x5B, using: &generator) }
+                if position >= 0 { text[position] = specials.randomElement(using: &generator)! }
+                let string = String(decoding: text, as: UTF8.self)
+                let written = Self.written { response in
+                    for _ in 0..<3 {
+                        text.withUnsafeBufferPointer { response.member("n", utf8: $0) }
+                        response.member("a-longer-member-name", string)
+                        response.array("l") { list in
+                            text.withUnsafeBufferPointer { list.element(utf8: $0) }
+                            list.element(string)
+                        }
+                    }
+                }
+                let value = JSONValue.string(String(decoding: text, as: UTF8.self))
+                var tree = JSONObject()
+                for _ in 0..<3 {
+                    tree.append("n", value)
+                    tree.append("a-longer-member-name", .string(string))
+                    tree.append("l", .array([value, .string(string)]))
+                }
+                var expected: [UInt8] = []
+                Dispatcher.appendSuccess(tree, id: 1, to: &expected)
+                #expect(Array(written.utf8) + [0x0A] == expected, "\(text)")
+            }
+        }
+    }
+
     @Test func aTreesMembersAreWrittenAsTheTreeEncodingWritesThem() {
         let tree: JSONObject = [
             "version": "1.2", "na\"me": ["k": [1, nil, true]], "list": ["a\u{1}", ["x": "y"]], "empty": [:],
