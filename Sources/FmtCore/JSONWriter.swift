@@ -41,7 +41,7 @@ public enum JSONWriter {
     /// Eight bytes at a time: a byte below 0x20, or equal to `"` or `\`, sets its high bit in the word's test (the
     /// usual "has a byte less than / equal to" bit tricks, exact for whether any byte does).
     @inlinable
-    static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
         guard count >= 8 else {
@@ -62,6 +62,31 @@ public enum JSONWriter {
             if wordNeedsEscape(word) { return false }
             if offset == count - 8 { return true }
             // The last word overlaps the one before it rather than leaving a tail byte by byte.
+            offset = min(offset + 8, count - 8)
+        }
+    }
+
+    /// Nonzero exactly when some byte of `bytes` needs escaping, so that several texts (the members of one answer)
+    /// are checked with one branch: `escapeFlags(of: a) | escapeFlags(of: b) == 0`.
+    @inlinable
+    public static func escapeFlags(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = bytes.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        let count = bytes.count
+        guard count >= 8 else {
+            guard count >= 4 else {
+                for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return 0x80 }
+                return 0
+            }
+            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            return escapeFlags(low | high &<< 32)
+        }
+        var flags: UInt64 = 0
+        var offset = 0
+        while true {
+            flags |= escapeFlags(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            if offset == count - 8 { return flags }
             offset = min(offset + 8, count - 8)
         }
     }

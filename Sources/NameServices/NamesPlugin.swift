@@ -134,7 +134,7 @@ public struct NamesPlugin: FormatterPlugin {
                         count &+= 1
                     }
                     let name = names[Int(order[position])]
-                    if PlainText.needsNoEscape(name) {
+                    if JSONWriter.needsNoEscape(name) {
                         out[count] = UInt8(ascii: "\"")
                         PlainText.copy(name, to: out + (count &+ 1))
                         out[count &+ 1 &+ name.count] = UInt8(ascii: "\"")

@@ -1,44 +1,5 @@
 /// Byte helpers for writing names straight into a response.
 enum PlainText {
-    /// Whether UTF-8 text goes into a JSON string as it is: no control character, quote or backslash (what
-    /// `JSONWriter.appendString(utf8:to:)` would escape). A word at a time: most names are a few bytes long.
-    @inline(__always)
-    static func needsNoEscape(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = text.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        let count = text.count
-        if count >= 8 {
-            var offset = 0
-            while true {
-                if escapeFlags(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) != 0 { return false }
-                if offset == count &- 8 { return true }
-                // The last word overlaps the one before it rather than leaving a tail byte by byte.
-                offset = Swift.min(offset &+ 8, count &- 8)
-            }
-        }
-        if count >= 4 {
-            // Two overlapping halves cover 4 to 7 bytes.
-            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
-            let high = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
-            return escapeFlags(low | high << 32) == 0
-        }
-        for byte in text where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            return false
-        }
-        return true
-    }
-
-    /// The high bit of each byte of `word` that is below 0x20, `"` or `\` (and maybe of bytes after the first such
-    /// one): nonzero exactly when some byte is one of them.
-    @inline(__always)
-    static func escapeFlags(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let found = ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-        return found & (ones &* 0x80)
-    }
-
     /// Writes `value` in decimal at `out`, returning how many digits it wrote (at most 10).
     @inline(__always)
     static func writeDecimal(_ value: UInt32, to out: UnsafeMutablePointer<UInt8>) -> Int {

@@ -64,10 +64,11 @@ enum PhoneResponse {
     /// is. `e164` is `+` and digits by construction and `display` a copy of `national` or `international`, so
     /// neither is read again.
     static func isPlain(_ description: PhoneDescriptionBytes) -> Bool {
-        var flags = escapeFlags(of: description.national) | escapeFlags(of: description.international)
-        flags |= escapeFlags(of: description.rfc3966) | escapeFlags(of: description.dialFrom)
-        if let region = description.region { flags |= escapeFlags(of: region) }
-        if let phoneExtension = description.phoneExtension { flags |= escapeFlags(of: phoneExtension) }
+        var flags =
+            JSONWriter.escapeFlags(of: description.national) | JSONWriter.escapeFlags(of: description.international)
+        flags |= JSONWriter.escapeFlags(of: description.rfc3966) | JSONWriter.escapeFlags(of: description.dialFrom)
+        if let region = description.region { flags |= JSONWriter.escapeFlags(of: region) }
+        if let phoneExtension = description.phoneExtension { flags |= JSONWriter.escapeFlags(of: phoneExtension) }
         return flags == 0
     }
 
@@ -93,51 +94,6 @@ enum PhoneResponse {
         response.member("possible", description.possible)
         response.member("possibleReason", utf8: description.possibleReasonName)
         response.member("dialFrom", utf8: description.dialFrom)
-    }
-
-    /// Whether UTF-8 text goes into a JSON string as it is: no control character, quote or backslash (what
-    /// `JSONWriter` escapes).
-    @inline(__always)
-    static func needsNoEscape(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        escapeFlags(of: text) == 0
-    }
-
-    /// Nonzero when some byte of the text is a control character, quote or backslash. A word at a time, the last
-    /// word overlapping the one before it; two overlapping halves for 4 to 7 bytes.
-    @inline(__always)
-    static func escapeFlags(of text: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard let base = text.baseAddress else { return 0 }
-        let raw = UnsafeRawPointer(base)
-        let count = text.count
-        if count >= 8 {
-            var flags: UInt64 = 0
-            var offset = 0
-            while true {
-                flags |= escapeFlags(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                if offset == count &- 8 { return flags }
-                offset = Swift.min(offset &+ 8, count &- 8)
-            }
-        }
-        if count >= 4 {
-            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
-            let high = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
-            return escapeFlags(low | high << 32)
-        }
-        for byte in text where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            return 0x80
-        }
-        return 0
-    }
-
-    /// The high bit of each byte of `word` that is below 0x20, `"` or `\` (and maybe of bytes after the first such
-    /// one): nonzero exactly when some byte is one of them.
-    @inline(__always)
-    static func escapeFlags(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let found = ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-        return found & (ones &* 0x80)
     }
 }
 
