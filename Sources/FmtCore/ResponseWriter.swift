@@ -130,7 +130,7 @@ public struct ResponseWriter: Sendable {
                 index &+= 1
             }
             buffer[index] = UInt8(ascii: "\"")
-            Self.copySmall(name.utf8Start, nameCount, to: buffer + (index &+ 1))
+            (buffer + (index &+ 1)).copyShort(from: name.utf8Start, count: nameCount)
             index &+= 1 &+ nameCount
             buffer[index] = UInt8(ascii: "\"")
             buffer[index &+ 1] = UInt8(ascii: ":")
@@ -147,38 +147,7 @@ public struct ResponseWriter: Sendable {
         return true
     }
 
-    /// Copies `count` bytes (a member name: at most a few dozen) with a few unaligned loads and stores, where
-    /// `memmove` costs a call and its own dispatch on the size. Reads and writes only the `count` bytes.
-    @inlinable @inline(__always)
-    static func copySmall(_ source: UnsafePointer<UInt8>, _ count: Int, to target: UnsafeMutablePointer<UInt8>) {
-        let from = UnsafeRawPointer(source)
-        let to = UnsafeMutableRawPointer(target)
-        if count >= 8 {
-            var offset = 0
-            while offset < count &- 8 {
-                to.storeBytes(
-                    of: from.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset,
-                    as: UInt64.self)
-                offset &+= 8
-            }
-            // The last word overlaps the one before it rather than leaving a tail byte by byte.
-            let last = count &- 8
-            to.storeBytes(
-                of: from.loadUnaligned(fromByteOffset: last, as: UInt64.self), toByteOffset: last, as: UInt64.self)
-        } else if count >= 4 {
-            let last = count &- 4
-            let low = from.loadUnaligned(as: UInt32.self)
-            let high = from.loadUnaligned(fromByteOffset: last, as: UInt32.self)
-            to.storeBytes(of: low, as: UInt32.self)
-            to.storeBytes(of: high, toByteOffset: last, as: UInt32.self)
-        } else if count > 0 {
-            target[0] = source[0]
-            target[count &>> 1] = source[count &>> 1]
-            target[count &- 1] = source[count &- 1]
-        }
-    }
-
-    /// As `copySmall(_:_:to:)`, checking each word as `JSONWriter.needsNoEscape(_:)` does: whether the text needs
+    /// As `UnsafeMutablePointer.copyShort(from:count:)`, checking each word as `JSONWriter.needsNoEscape(_:)` does: whether the text needs
     /// no escape (when it does, what was copied is to be ignored).
     @inlinable @inline(__always)
     static func copyUnlessEscaped(
@@ -393,7 +362,7 @@ public struct ResponseWriter: Sendable {
                 index += 1
             }
             buffer[index] = UInt8(ascii: "\"")
-            Self.copySmall(name.utf8Start, count, to: buffer + index + 1)
+            (buffer + index + 1).copyShort(from: name.utf8Start, count: count)
             buffer[index + 1 + count] = UInt8(ascii: "\"")
             buffer[index + 2 + count] = UInt8(ascii: ":")
             index += 3 + count

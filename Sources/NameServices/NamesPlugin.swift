@@ -136,7 +136,7 @@ public struct NamesPlugin: FormatterPlugin {
                     let name = names[Int(order[position])]
                     if JSONWriter.needsNoEscape(name) {
                         out[count] = UInt8(ascii: "\"")
-                        PlainText.copy(name, to: out + (count &+ 1))
+                        (out + (count &+ 1)).copyShort(from: name)
                         out[count &+ 1 &+ name.count] = UInt8(ascii: "\"")
                         count &+= name.count &+ 2
                     } else {

@@ -115,39 +115,10 @@ struct ByteCursor {
         write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
-    /// Copies `bytes`; two overlapping words (or halves) cover the usual short text without a call.
+    /// Copies `bytes` (`copyShort`: the usual short text without a call).
     @inline(__always)
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let base = bytes.baseAddress else { return }
-        let count = bytes.count
-        let source = UnsafeRawPointer(base)
-        let target = UnsafeMutableRawPointer(position)
-        switch count {
-        case 17...32:
-            let words = (
-                source.loadUnaligned(as: UInt64.self), source.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-                source.loadUnaligned(fromByteOffset: count &- 16, as: UInt64.self),
-                source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-            )
-            target.storeBytes(of: words.0, as: UInt64.self)
-            target.storeBytes(of: words.1, toByteOffset: 8, as: UInt64.self)
-            target.storeBytes(of: words.2, toByteOffset: count &- 16, as: UInt64.self)
-            target.storeBytes(of: words.3, toByteOffset: count &- 8, as: UInt64.self)
-        case 8...16:
-            let first = source.loadUnaligned(as: UInt64.self)
-            let last = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-            target.storeBytes(of: first, as: UInt64.self)
-            target.storeBytes(of: last, toByteOffset: count &- 8, as: UInt64.self)
-        case 4..<8:
-            let first = source.loadUnaligned(as: UInt32.self)
-            let last = source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-            target.storeBytes(of: first, as: UInt32.self)
-            target.storeBytes(of: last, toByteOffset: count &- 4, as: UInt32.self)
-        case 0..<4:
-            for index in 0..<count { position[index] = base[index] }
-        default:
-            position.update(from: base, count: count)
-        }
-        position += count
+        position.copyShort(from: bytes)
+        position += bytes.count
     }
 }

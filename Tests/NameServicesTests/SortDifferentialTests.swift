@@ -175,9 +175,9 @@ import Testing
                 }
                 let plain = !text.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
                 text.withUnsafeBufferPointer { text in
-                    #expect(PlainText.needsNoEscape(text) == plain, "\(Array(text))")
+                    #expect(JSONWriter.needsNoEscape(text) == plain, "\(Array(text))")
                     let copied = [UInt8](unsafeUninitializedCapacity: text.count + 1) { buffer, written in
-                        PlainText.copy(text, to: buffer.baseAddress!)
+                        buffer.baseAddress!.copyShort(from: text)
                         written = text.count
                     }
                     #expect(copied == Array(text))

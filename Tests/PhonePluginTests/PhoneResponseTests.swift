@@ -109,7 +109,11 @@ import Testing
                         ? alphabet.randomElement(using: &generator)! : UInt8(ascii: "7")
                 }
                 let plain = !text.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-                text.withUnsafeBufferPointer { #expect(PhoneResponse.needsNoEscape($0) == plain, "\(text)") }
+                text.withUnsafeBufferPointer {
+                    #expect(
+                        JSONWriter.needsNoEscape($0) == plain && (JSONWriter.escapeFlags(of: $0) == 0) == plain,
+                        "\(text)")
+                }
                 var copy = [UInt8](repeating: 0xEE, count: count + 2)
                 copy.withUnsafeMutableBufferPointer { target in
                     text.withUnsafeBufferPointer { source in
