@@ -24,7 +24,7 @@ import Testing
     ]
 
     /// A random list of `count` names, some of them repeated or empty.
-    static func randomNames(_ count: Int, using generator: inout SortKeyTests.Generator) -> [String] {
+    static func randomNames(_ count: Int, using generator: inout SeededGenerator) -> [String] {
         var names: [String] = []
         for _ in 0..<count {
             switch Int.random(in: 0..<10, using: &generator) {
@@ -75,7 +75,7 @@ import Testing
     @Test(arguments: ["nl", "sv-SE", "de-u-co-phonebk", "ja", "en-US", "fr"])
     func sortedBytesMatchSortingStringsWithTheSameCollator(locale: String) throws {
         let collator = try #require(Collator(tag: locale))
-        var generator = SortKeyTests.Generator(state: UInt64(locale.utf8.reduce(7) { $0 &* 131 &+ Int($1) }.magnitude))
+        var generator = SeededGenerator(state: UInt64(locale.utf8.reduce(7) { $0 &* 131 &+ Int($1) }.magnitude))
         // Up to 16 names are sorted by insertion alone; longer lists are merged too.
         for count in [0, 1, 2, 3, 5, 8, 13, 16, 17, 31, 33, 64, 100, 257] {
             for _ in 0..<3 {
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func anAbsentLocaleAndAPriorityListSortAsTheTreeDoes() throws {
-        var generator = SortKeyTests.Generator(state: 15)
+        var generator = SeededGenerator(state: 15)
         for _ in 0..<20 {
             let names = Self.randomNames(12, using: &generator)
             let absent = Self.line(names, locale: nil)
@@ -158,14 +158,14 @@ import Testing
         }
         for count in 0...6 { permutations(Array(0..<count)).forEach(check) }
         permutations([1, 1, 2, 2, 3]).forEach(check)
-        var generator = SortKeyTests.Generator(state: 99)
+        var generator = SeededGenerator(state: 99)
         for count in [15, 16, 17, 32, 33, 100, 1000, 4097] {
             check((0..<count).map { _ in Int.random(in: 0..<(count / 3 + 1), using: &generator) })
         }
     }
 
     @Test func plainTextHelpersAgreeWithTheirDefinitions() {
-        var generator = SortKeyTests.Generator(state: 5)
+        var generator = SeededGenerator(state: 5)
         let alphabet: [UInt8] = [0, 0x1F, 0x20, 0x21, 0x22, 0x41, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xC3, 0xFF]
         for count in 0...40 {
             for _ in 0..<50 {
