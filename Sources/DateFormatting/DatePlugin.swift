@@ -65,7 +65,7 @@ public struct DatePlugin: FormatterPlugin {
         guard let date = parsed else { throw fields.failures.missing("date") }
         let calendarDate = try date.get()
         let yearShared = try fields.bool("yearShared") ?? false
-        let style = try Self.style(fields)
+        let style = try fields.enum("style", as: DateStyle.self, noun: "a date style") ?? .long
         let route = try route(fields, style: style, showYear: yearShared && calendarDate.year != nil)
         response.appendEncodedMembers { bytes, afterMembers in Self.append(route.head, to: &bytes, afterMembers) }
         let written: Void? = route.formatter.withText(calendarDate, referenceYear: Self.referenceYear) {
@@ -75,15 +75,6 @@ public struct DatePlugin: FormatterPlugin {
             throw CoreError.internal("ICU could not format \(calendarDate) in \(route.icuLocale)")
         }
         response.appendEncodedMembers { bytes, afterMembers in Self.append(route.tail, to: &bytes, afterMembers) }
-    }
-
-    /// The `style` member, matched by its bytes; anything but a style's name is refused by `FieldReader.enum`.
-    private static func style(_ fields: RequestFields) throws -> DateStyle {
-        switch try fields.withUTF8("style", { DateStyle(utf8: $0) }) {
-        case nil: .long
-        case let style??: style
-        case .some(nil): try fields.enum("style", as: DateStyle.self, noun: "a date style") ?? .long
-        }
     }
 
     /// Appends members encoded with their leading comma, leaving the comma out when none came before.

@@ -14,22 +14,3 @@ public enum DateStyle: String, Sendable, CaseIterable {
         }
     }
 }
-
-extension DateStyle {
-    /// The style whose name is exactly `utf8`; nil for any other text.
-    init?(utf8: UnsafeBufferPointer<UInt8>) {
-        func spells(_ name: StaticString) -> Bool {
-            utf8.count == name.utf8CodeUnitCount
-                && utf8.hasSameBytes(as: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        }
-        if spells("long") {
-            self = .long
-        } else if spells("medium") {
-            self = .medium
-        } else if spells("short") {
-            self = .short
-        } else {
-            return nil
-        }
-    }
-}
