@@ -224,6 +224,7 @@ import Testing
             }
             let expected = !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
             #expect(bytes.withUnsafeBufferPointer { JSONWriter.needsNoEscape($0) } == expected, "\(bytes)")
+            #expect(bytes.withUnsafeBufferPointer { JSONWriter.escapeFlags(of: $0) == 0 } == expected, "\(bytes)")
         }
     }
 

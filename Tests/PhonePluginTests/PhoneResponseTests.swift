@@ -86,7 +86,9 @@ import Testing
         }
     }
 
-    @Test func theEscapeCheckAgreesWithItsDefinition() {
+    /// The escape check is FmtCore's (`JSONWriter.escapeFlags(of:)`), tested there; the cursor writes exactly its
+    /// bytes.
+    @Test func theCursorWritesExactlyItsBytes() {
         var generator = SeededGenerator(state: 7)
         let alphabet: [UInt8] = [0, 0x1F, 0x20, 0x21, 0x22, 0x2B, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xC3, 0xFF]
         for count in 0...40 {
@@ -94,12 +96,6 @@ import Testing
                 let text = (0..<count).map { _ in
                     Int.random(in: 0..<4, using: &generator) == 0
                         ? alphabet.randomElement(using: &generator)! : UInt8(ascii: "7")
-                }
-                let plain = !text.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-                text.withUnsafeBufferPointer {
-                    #expect(
-                        JSONWriter.needsNoEscape($0) == plain && (JSONWriter.escapeFlags(of: $0) == 0) == plain,
-                        "\(text)")
                 }
                 var copy = [UInt8](repeating: 0xEE, count: count + 2)
                 copy.withUnsafeMutableBufferPointer { target in
