@@ -122,24 +122,59 @@ public struct AddressPlugin: FormatterPlugin {
     }
 
     /// The entered address: each field's last value, checked in `AddressField.allCases` order, then the country,
-    /// then `language`. Each value is read where it lies in the request and trimmed over its bytes, so a
-    /// `String` is made only of what is left of it. Once the names found account for every member of the
-    /// object, the names left are absent and not looked up (a name found counts once, so duplicates, `null`s
-    /// and unknown members only make this stop later).
+    /// then `language`. A flat request's members are found in one pass over the object; each value is read where
+    /// it lies in the request and trimmed over its bytes, so a `String` is made only of what is left of it.
     private func input(_ object: RequestFields) throws(CoreError) -> AddressInput {
+        var slots = FieldMap<MemberSlot>()
+        var countrySlot: MemberSlot?
+        var hasLanguage = false
+        let flat = object.forEachMember { name, slot in
+            if let field = AddressField.named(utf8: name) {
+                slots[field] = slot
+            } else if name.hasSameBytes(as: "country") {
+                countrySlot = slot
+            } else if name.hasSameBytes(as: "language") {
+                hasLanguage = true
+            }
+        }
+        guard flat else { return try inputByName(object) }
+        var values = FieldMap<String>()
+        for field in AddressField.allCases {
+            guard let slot = slots[field] else { continue }
+            // A value that is no string is read again by name, for its failure (or as absent, when `null`).
+            var value = object.withUTF8(at: slot, Self.enteredValue)
+            if value == nil { value = try object.withUTF8(field.rawValue, Self.enteredValue) }
+            if let value, let value { values[field] = value }
+        }
         // The country's failure, if any, is thrown once the fields are read, by reading it again.
+        let country = countrySlot.flatMap { object.withUTF8(at: $0) { Region(alpha2: $0) } ?? nil }
+        let code: String
+        if let country {
+            code = country.code
+        } else {
+            code = try self.country(object, "country").code
+        }
+        let language = hasLanguage ? try self.language(object) : nil
+        return AddressInput(values: values, country: code, language: language)
+    }
+
+    /// An entered value as shown: trimmed, nil when nothing is left.
+    private static func enteredValue(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+        let text = PlainText.trimmed(utf8: utf8)
+        return text.isEmpty ? nil : text
+    }
+
+    /// `input(_:)` for an object tree (a request made in code), by name. Once the names found account for every
+    /// member of the object, the names left are absent and not looked up.
+    private func inputByName(_ object: RequestFields) throws(CoreError) -> AddressInput {
         let country = try? self.country(object, "country").code
         var unaccounted = object.count
         if country != nil { unaccounted -= 1 }
         var values = FieldMap<String>()
         for field in AddressField.allCases where unaccounted > 0 {
-            let value = try object.withUTF8(field.rawValue) { utf8 -> String? in
-                let text = PlainText.trimmed(utf8: utf8)
-                return text.isEmpty ? nil : text
-            }
-            guard let value else { continue }
+            guard let value = try object.withUTF8(field.rawValue, Self.enteredValue) else { continue }
             unaccounted -= 1
-            values[field] = value
+            if let value { values[field] = value }
         }
         let code: String
         if let country {

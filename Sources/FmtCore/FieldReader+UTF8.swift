@@ -79,3 +79,60 @@ public struct UTF8Strings {
         return UnsafeBufferPointer(start: base.map { $0 + Int(entry.start) }, count: Int(entry.count))
     }
 }
+
+/// A member of a flat request's object, as `FieldReader.forEachMember(_:)` lends it: its value is read with
+/// `FieldReader.withUTF8(at:_:)` of the same reader.
+public struct MemberSlot: Sendable, Equatable {
+    @usableFromInline let entry: Int32
+
+    @inlinable
+    init(entry: Int32) {
+        self.entry = entry
+    }
+}
+
+extension FieldReader {
+    /// Calls `body` with each member's name as UTF-8 and its slot, in the object's order (a repeated name each
+    /// time), when the object is read flat from a request line: one pass finds every member, where a lookup by
+    /// name walks them all for each name. False, with `body` not called, for an object tree.
+    @inlinable
+    public func forEachMember(_ body: (UnsafeBufferPointer<UInt8>, MemberSlot) -> Void) -> Bool {
+        switch storage {
+        case .tree: return false
+        case .flat(let record, let index):
+            record.forEachMemberName(of: index) { name, entry in body(name, MemberSlot(entry: entry)) }
+            return true
+        }
+    }
+
+    /// Calls `body` with the UTF-8 of the member at `slot` (from `forEachMember(_:)`) when it is a string; nil for
+    /// any other value, which `withUTF8(_:or:_:)` by name reads with its failure.
+    @inlinable
+    public func withUTF8<Result>(at slot: MemberSlot, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        switch storage {
+        case .tree: return nil
+        case .flat(let record, _):
+            let entry = Int(slot.entry)
+            guard record.kind(entry) == .string else { return nil }
+            return record.withText(entry, body)
+        }
+    }
+}
+
+extension RequestRecord {
+    /// Calls `body` with the name and entry index of every member of the object at `object`, in order.
+    @usableFromInline
+    func forEachMemberName(of object: Int, _ body: (UnsafeBufferPointer<UInt8>, Int32) -> Void) {
+        let entries = entries.base!
+        let line = bytes.base!
+        var child = object &+ 1
+        let end = Int(entries[object].end)
+        while child < end {
+            let entry = entries[child]
+            body(
+                UnsafeBufferPointer(start: line + Int(entry.keyStart), count: Int(entry.keyCount)),
+                Int32(truncatingIfNeeded: child))
+            child = Int(entry.end)
+        }
+    }
+}

@@ -19,7 +19,7 @@ public struct Region: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// As `init(alpha2:)`, from the text's UTF-8.
-    init?(alpha2 text: UnsafeBufferPointer<UInt8>) {
+    public init?(alpha2 text: UnsafeBufferPointer<UInt8>) {
         guard text.count == 2, let slot = Self.slot(text[0], text[1]), let code = Self.canonicalCodes[slot] else {
             return nil
         }
