@@ -67,7 +67,7 @@ public enum AddressField: String, Sendable, CaseIterable, Hashable {
 
 /// One optional value per address field, stored inline: the per-request maps (entered values, shown values,
 /// labels) cost no allocation and no hashing, where a `[AddressField: Value]` would do both.
-struct FieldMap<Value: Sendable>: Sendable {
+struct FieldMap<Value> {
     private var name: Value?
     private var organization: Value?
     private var street: Value?
@@ -117,3 +117,5 @@ extension UnsafeBufferPointer<UInt8> {
         count == literal.utf8CodeUnitCount && (count == 0 || memcmp(baseAddress!, literal.utf8Start, count) == 0)
     }
 }
+
+extension FieldMap: Sendable where Value: Sendable {}

@@ -100,7 +100,7 @@ public struct AddressPlugin: FormatterPlugin {
         let countryName = territories.name(country, locale: locale)
         var exampleValues = FieldMap<String>()
         for (field, value) in format.example { exampleValues[field] = value }
-        var exampleInput = AddressInput(values: exampleValues, country: country, language: language)
+        var exampleInput = AddressInput(strings: exampleValues, country: country, language: language)
         let example = renderer.prepare(&exampleInput, format: format)
         renderer.writeDescription(
             format, formatIndex: index, language: renderer.language(locale.language),
@@ -138,13 +138,18 @@ public struct AddressPlugin: FormatterPlugin {
             }
         }
         guard flat else { return try inputByName(object) }
-        var values = FieldMap<String>()
+        var values = FieldMap<EnteredText>()
         for field in AddressField.allCases {
             guard let slot = slots[field] else { continue }
-            // A value that is no string is read again by name, for its failure (or as absent, when `null`).
-            var value = object.withUTF8(at: slot, Self.enteredValue)
-            if value == nil { value = try object.withUTF8(field.rawValue, Self.enteredValue) }
-            if let value, let value { values[field] = value }
+            switch object.withUTF8(at: slot, Self.enteredText) {
+            case .some(let value?): values[field] = value
+            case .some(nil): break
+            case nil:
+                // No string: read again by name, for its failure (or as absent, when `null`).
+                if let value = try object.withUTF8(field.rawValue, Self.enteredString), let value {
+                    values[field] = .string(value)
+                }
+            }
         }
         // The country's failure, if any, is thrown once the fields are read, by reading it again.
         let country = countrySlot.flatMap { object.withUTF8(at: $0) { Region(alpha2: $0) } ?? nil }
@@ -155,11 +160,19 @@ public struct AddressPlugin: FormatterPlugin {
             code = try self.country(object, "country").code
         }
         let language = hasLanguage ? try self.language(object) : nil
-        return AddressInput(values: values, country: code, language: language)
+        return AddressInput(values: consume values, country: code, language: language)
     }
 
-    /// An entered value as shown: trimmed, nil when nothing is left.
-    private static func enteredValue(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+    /// An entered value as shown, trimmed: where it lies in the request's line when the bytes decide the trimming
+    /// (`withUTF8(at:_:)` lends bytes that stay put while the request lives), else as a `String`; nil when nothing
+    /// is left.
+    private static func enteredText(_ utf8: UnsafeBufferPointer<UInt8>) -> EnteredText? {
+        guard let range = PlainText.trimmedRange(utf8) else { return enteredString(utf8).map(EnteredText.string) }
+        return range.isEmpty ? nil : .utf8(UnsafeBufferPointer(rebasing: utf8[range]))
+    }
+
+    /// An entered value as shown, trimmed, as a `String`; nil when nothing is left.
+    private static func enteredString(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
         let text = PlainText.trimmed(utf8: utf8)
         return text.isEmpty ? nil : text
     }
@@ -170,11 +183,11 @@ public struct AddressPlugin: FormatterPlugin {
         let country = try? self.country(object, "country").code
         var unaccounted = object.count
         if country != nil { unaccounted -= 1 }
-        var values = FieldMap<String>()
+        var values = FieldMap<EnteredText>()
         for field in AddressField.allCases where unaccounted > 0 {
-            guard let value = try object.withUTF8(field.rawValue, Self.enteredValue) else { continue }
+            guard let value = try object.withUTF8(field.rawValue, Self.enteredString) else { continue }
             unaccounted -= 1
-            if let value { values[field] = value }
+            if let value { values[field] = .string(value) }
         }
         let code: String
         if let country {
@@ -183,7 +196,7 @@ public struct AddressPlugin: FormatterPlugin {
             code = try self.country(object, "country").code
         }
         let language = unaccounted > 0 ? try self.language(object) : nil
-        return AddressInput(values: values, country: code, language: language)
+        return AddressInput(values: consume values, country: code, language: language)
     }
 
     /// `address.language`: a well-formed BCP 47 tag of at most `maximumLanguageLength` bytes; blank is absent.

@@ -1,15 +1,65 @@
 import FmtCore
 
-/// An address as the caller sent it: trimmed field values (empty ones dropped) and the canonical country.
-struct AddressInput: Sendable {
-    var values: FieldMap<String>
+/// An address as the caller sent it: trimmed field values (empty ones dropped) and the canonical country. Lives
+/// only while its request is answered: its values may point into the request's line.
+struct AddressInput {
+    var values: FieldMap<EnteredText>
     var country: String
     /// `address.language`: the language the values are written in, when the caller says.
     var language: EnteredLanguage? = nil
 
+    @inline(__always)
+    init(values: consuming FieldMap<EnteredText>, country: String, language: EnteredLanguage? = nil) {
+        self.values = values
+        self.country = country
+        self.language = language
+    }
+
+    /// An address of values made in code (the format's example, tests).
+    init(strings: FieldMap<String>, country: String, language: EnteredLanguage? = nil) {
+        var values = FieldMap<EnteredText>()
+        for field in AddressField.allCases {
+            if let text = strings[field] { values[field] = .string(text) }
+        }
+        self.init(values: values, country: country, language: language)
+    }
+
     /// The language of the entered text for `linesLang` and `valueLang`: `address.language`, else `und`.
     var textLanguage: String {
         language?.text ?? "und"
+    }
+}
+
+/// An entered value as it is shown: its trimmed UTF-8 where it lies in the request's line (most values), or a
+/// `String` (text trimmed through `Character`s, a value the format rewrote, text made in code). A value read from
+/// the line is made into a `String` only where a rule needs one.
+enum EnteredText {
+    case utf8(UnsafeBufferPointer<UInt8>)
+    case string(String)
+
+    /// Calls `body` with the value's UTF-8.
+    @inline(__always)
+    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        switch self {
+        case .utf8(let bytes): return body(bytes)
+        case .string(var text): return text.withUTF8(body)
+        }
+    }
+
+    /// The value as a `String`.
+    var string: String {
+        switch self {
+        case .utf8(let bytes): String(decoding: bytes, as: UTF8.self)
+        case .string(let text): text
+        }
+    }
+
+    /// How many bytes its UTF-8 has.
+    var utf8Count: Int {
+        switch self {
+        case .utf8(let bytes): bytes.count
+        case .string(let text): text.utf8.count
+        }
     }
 }
 
@@ -255,15 +305,15 @@ final class AddressRenderer: Sendable {
                 continue
             }
             if field == .postalCode, let rule = format.postalCode {
-                if let normalized = rule.normalize(value) {
-                    input.values[field] = normalized
+                if let normalized = rule.normalize(value.string) {
+                    input.values[field] = .string(normalized)
                 } else {
                     warnings |= 1 << field.ordinal
                 }
             }
             if field == .region, let regions = format.regions {
-                if let code = regions.code(for: value) {
-                    input.values[field] = code
+                if let code = regions.code(for: value.string) {
+                    input.values[field] = .string(code)
                 } else {
                     warnings |= 1 << field.ordinal
                 }
@@ -271,7 +321,9 @@ final class AddressRenderer: Sendable {
         }
         var hidden: AddressField?
         for (dropped, kept) in format.dropWhenEqual {
-            if let value = input.values[dropped], let other = input.values[kept], Self.sameText(value, other) {
+            if let value = input.values[dropped], let other = input.values[kept],
+                Self.sameText(value.string, other.string)
+            {
                 hidden = dropped
             }
         }
@@ -657,7 +709,7 @@ final class AddressRenderer: Sendable {
         _ body: (borrowing ShownValues) -> Result
     ) -> Result {
         var total = countryName.utf8.count + textLanguage.utf8.count + 2 + input.country.utf8.count
-        for field in AddressField.allCases { total += input.values[field]?.utf8.count ?? 0 }
+        for field in AddressField.allCases { total += input.values[field]?.utf8Count ?? 0 }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
             withUnsafeTemporaryAllocation(of: ShownValues.Entry.self, capacity: ShownValues.fieldCount) { entries in
                 let values = ShownValues(
@@ -703,8 +755,10 @@ struct ShownValues: ~Copyable {
     /// The text's language quoted (`"und"`), for `linesLang` and `valueLang`.
     let textLanguage: UnsafeBufferPointer<UInt8>
 
+    @inline(__always)
     init(
-        _ values: FieldMap<String>, hidden: AddressField?, country: String, countryName: String, textLanguage: String,
+        _ values: borrowing FieldMap<EnteredText>, hidden: AddressField?, country: String, countryName: String,
+        textLanguage: String,
         buffer: UnsafeMutableBufferPointer<UInt8>, entries: UnsafeMutableBufferPointer<Entry>
     ) {
         self.entries = entries
@@ -717,7 +771,7 @@ struct ShownValues: ~Copyable {
                     start: 0, count: -1, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
                 continue
             }
-            let range = Self.copy(value, to: buffer, at: &used)
+            let range = value.withUTF8 { Self.copy($0, to: buffer, at: &used) }
             guard !range.isEmpty else {
                 entries[ordinal] = Entry(
                     start: 0, count: 0, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
@@ -737,6 +791,16 @@ struct ShownValues: ~Copyable {
         buffer[used] = 0x22
         used += 1
         self.textLanguage = UnsafeBufferPointer(rebasing: buffer[quoteStart..<used])
+    }
+
+    /// Copies `utf8` into `buffer` at `used`; returns where it went.
+    private static func copy(
+        _ utf8: UnsafeBufferPointer<UInt8>, to buffer: UnsafeMutableBufferPointer<UInt8>, at used: inout Int
+    ) -> Range<Int> {
+        let start = used
+        if let source = utf8.baseAddress { (buffer.baseAddress! + start).update(from: source, count: utf8.count) }
+        used += utf8.count
+        return start..<used
     }
 
     /// Copies `text`'s UTF-8 into `buffer` at `used`; returns where it went.
@@ -774,8 +838,7 @@ struct ShownValues: ~Copyable {
     /// A value's entry. Printable ASCII (most values) is told apart in one pass; other text is looked at for
     /// each property.
     private static func entry(_ utf8: UnsafeBufferPointer<UInt8>, start: Int) -> Entry {
-        let printable = !utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 >= 0x7F }
-        if printable {
+        if isPrintableASCII(utf8) {
             return Entry(
                 start: Int32(start), count: Int32(utf8.count), lineBreak: false, needsEscape: false,
                 cleanStart: utf8[0] != 0x20, cleanEnd: utf8[utf8.count - 1] != 0x20)
@@ -784,6 +847,32 @@ struct ShownValues: ~Copyable {
         return Entry(
             start: Int32(start), count: Int32(utf8.count), lineBreak: lineBreak, needsEscape: needsEscape,
             cleanStart: PlainText.hasCleanStart(utf8), cleanEnd: PlainText.hasCleanEnd(utf8))
+    }
+
+    /// Whether every byte is printable ASCII other than `"` and `\\` (0x20–0x7E): no escape, no line break, and
+    /// only the space to trim. Eight bytes at a time, with the bit tricks of `JSONWriter.escapeFlags(of:)` for the
+    /// bytes below 0x20, `"` and `\\`; and a byte of 0x7F or more sets its high bit in `word | (word + 0x01…01)` (a
+    /// carry out of a byte comes only from one of 0x80 or more, whose own high bit is set).
+    private static func isPrintableASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = utf8.count
+        guard count >= 8, let base = utf8.baseAddress else {
+            return !utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 >= 0x7F }
+        }
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var offset = 0
+        while true {
+            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let found =
+                ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+                | word | (word &+ ones)
+            if found & (ones &* 0x80) != 0 { return false }
+            if offset == count &- 8 { return true }
+            // The last word overlaps the one before it rather than leaving a tail byte by byte.
+            offset = min(offset &+ 8, count &- 8)
+        }
     }
 
     /// In one pass: `PlainText.hasLineBreak` over UTF-8 (U+000A–U+000D, U+0085 as `C2 85`, U+2028 and U+2029 as

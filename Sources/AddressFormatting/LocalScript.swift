@@ -72,7 +72,7 @@ enum ArabicScript {
 
     /// Whether the entered values are Arabic script: the first letter of the first of `deciding` (a layout's)
     /// with one decides, as it does for the local layout.
-    static func writes(_ values: FieldMap<String>, deciding: [AddressField]) -> Bool {
+    static func writes(_ values: FieldMap<EnteredText>, deciding: [AddressField]) -> Bool {
         scripts.firstLetterIsIn(values, deciding: deciding)
     }
 }
@@ -88,29 +88,26 @@ struct ScriptCodes: Sendable {
 
     /// Whether the first letter of the first value among `deciding` (a layout's) that has a letter is in one of
     /// the scripts; false when no value has a letter.
-    func firstLetterIsIn(_ values: FieldMap<String>, deciding: [AddressField]) -> Bool {
+    func firstLetterIsIn(_ values: FieldMap<EnteredText>, deciding: [AddressField]) -> Bool {
         for field in deciding {
             guard let value = values[field] else { continue }
-            if let answer = firstLetterIsIn(value) { return answer }
+            if let answer = value.withUTF8({ firstLetterIsIn($0) }) { return answer }
         }
         return false
     }
 
     /// Whether the value's first letter is in one of the scripts; nil when it has no letter. Text that reaches
     /// an ASCII letter before any other byte is Latin without asking ICU.
-    private func firstLetterIsIn(_ value: String) -> Bool? {
-        for byte in value.utf8 {
+    private func firstLetterIsIn(_ value: UnsafeBufferPointer<UInt8>) -> Bool? {
+        for byte in value {
             if byte >= 0x80 { break }
             if (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) { return false }
         }
-        guard value.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
-        var text = value
-        let answer = text.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { characters in
-                codes.withUnsafeBufferPointer { codes in
-                    fmt_icu_address_first_letter_in(
-                        characters.baseAddress, Int32(characters.count), codes.baseAddress, Int32(codes.count))
-                }
+        guard value.contains(where: { $0 >= 0x80 }) else { return nil }
+        let answer = value.withMemoryRebound(to: CChar.self) { characters in
+            codes.withUnsafeBufferPointer { codes in
+                fmt_icu_address_first_letter_in(
+                    characters.baseAddress, Int32(characters.count), codes.baseAddress, Int32(codes.count))
             }
         }
         return answer < 0 ? nil : answer == 1
@@ -183,7 +180,7 @@ struct LocalScript: Sendable {
     /// Whether the entered values are in the local script: the first letter of the first of `deciding` (a
     /// layout's: the fields of `LocalScript.deciding` it shows) with one decides, so a Latin building name in
     /// `extra` does not turn a Japanese address Latin.
-    func isLocal(_ values: FieldMap<String>, deciding: [AddressField]) -> Bool {
+    func isLocal(_ values: FieldMap<EnteredText>, deciding: [AddressField]) -> Bool {
         codes.firstLetterIsIn(values, deciding: deciding)
     }
 }

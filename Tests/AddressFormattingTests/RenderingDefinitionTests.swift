@@ -45,17 +45,33 @@ import Testing
                 .map(EnteredLanguage.init)
             try check(
                 values, country: country, language: language, viewerLanguage: random.next(labels.languages.count),
-                random.next(2) == 0)
+                random.next(2) == 0, asBytes: random.next(2) == 0)
         }
     }
 
     func check(
         _ values: FieldMap<String>, country: String, language: EnteredLanguage?, viewerLanguage: Int,
-        _ showCountry: Bool
+        _ showCountry: Bool, asBytes: Bool = false
     ) throws {
         let index = catalog.index(of: country)
         let format = catalog.ordered[index]
-        var input = AddressInput(values: values, country: country, language: language)
+        // Values read from a request lie in its line as bytes; values made in code are Strings: both ways.
+        let total = AddressField.allCases.reduce(0) { $0 + (values[$1]?.utf8.count ?? 0) }
+        let line = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(total, 1))
+        defer { line.deallocate() }
+        var input = AddressInput(strings: values, country: country, language: language)
+        if asBytes {
+            var used = 0
+            for field in AddressField.allCases {
+                guard let value = values[field] else { continue }
+                let start = used
+                for byte in value.utf8 {
+                    line[used] = byte
+                    used += 1
+                }
+                input.values[field] = .utf8(UnsafeBufferPointer(rebasing: line[start..<used]))
+            }
+        }
         let prepared = renderer.prepare(&input, format: format)
         var writer = ResponseWriter(bytes: [UInt8(ascii: "{")])
         let countryName = "Land \u{301}\(country)"
@@ -67,8 +83,8 @@ import Testing
             Issue.record("not an object")
             return
         }
-        var shown = input.values
-        if let hidden = prepared.hidden { shown[hidden] = nil }
+        var shown = FieldMap<String>()
+        for field in AddressField.allCases where field != prepared.hidden { shown[field] = input.values[field]?.string }
         var lines: [String] = []
         for template in prepared.layout.lines(arabic: prepared.arabic) {
             let rendered = template.render { shown[$0] }
@@ -91,7 +107,8 @@ import Testing
         #expect(answer["lines"] == JSONValue(lines), "\(context)")
         #expect(answer["oneLine"] == .string(oneLine), "\(context)")
         let fields =
-            prepared.layout.fields.compactMap { input.values[$0] }.map(JSONValue.string) + [.string(countryName)]
+            prepared.layout.fields.compactMap { input.values[$0]?.string }.map(JSONValue.string)
+            + [.string(countryName)]
         #expect(answer["fields"]?.arrayValue?.map { $0.objectValue?["value"] ?? .null } == fields, "\(context)")
         #expect(answer["linesLang"]?.arrayValue?.count == lines.count, "\(context)")
     }
