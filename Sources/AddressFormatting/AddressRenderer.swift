@@ -322,7 +322,7 @@ final class AddressRenderer: Sendable {
         var hidden: AddressField?
         for (dropped, kept) in format.dropWhenEqual {
             if let value = input.values[dropped], let other = input.values[kept],
-                Self.sameText(value.string, other.string)
+                Self.sameText(value, other)
             {
                 hidden = dropped
             }
@@ -333,8 +333,11 @@ final class AddressRenderer: Sendable {
     /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII text byte by
     /// byte, other text lower-cased.
     static func sameText(_ first: String, _ second: String) -> Bool {
-        var first = first
-        var second = second
+        sameText(EnteredText.string(first), .string(second))
+    }
+
+    /// `sameText(_:_:)` of entered values, over their bytes unless the text needs lower-casing.
+    static func sameText(_ first: EnteredText, _ second: EnteredText) -> Bool {
         let folded = first.withUTF8 { left in
             second.withUTF8 { right -> Bool? in
                 if left.count == right.count, left.hasSameBytes(as: right) { return true }
@@ -342,6 +345,7 @@ final class AddressRenderer: Sendable {
             }
         }
         if let folded { return folded }
+        let (first, second) = (first.string, second.string)
         return first == second || first.lowercased() == second.lowercased()
     }
 
