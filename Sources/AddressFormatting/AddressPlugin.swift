@@ -74,7 +74,8 @@ public struct AddressPlugin: FormatterPlugin {
             throw .invalidField(
                 "address", message: "The field \"address\" is required: an object with at least \"country\".")
         }
-        var input = try input(object)
+        var input = AddressInput(values: FieldMap(), country: "")
+        try read(object, into: &input)
         let index = catalog.index(of: input.country)
         let format = catalog.ordered[index]
         let viewer = try viewerRegion(request, locale: locale)
@@ -98,9 +99,9 @@ public struct AddressPlugin: FormatterPlugin {
         let (layout, isLatin, arabic) = format.layout(describing: language)
         let viewer = try viewerRegion(request, locale: locale)
         let countryName = territories.name(country, locale: locale)
-        var exampleValues = FieldMap<String>()
-        for (field, value) in format.example { exampleValues[field] = value }
-        var exampleInput = AddressInput(strings: exampleValues, country: country, language: language)
+        var exampleValues = FieldMap<EnteredText>()
+        for (field, value) in format.example { exampleValues[field] = .string(value) }
+        var exampleInput = AddressInput(values: consume exampleValues, country: country, language: language)
         let example = renderer.prepare(&exampleInput, format: format)
         renderer.writeDescription(
             format, formatIndex: index, language: renderer.language(locale.language),
@@ -121,10 +122,11 @@ public struct AddressPlugin: FormatterPlugin {
         }
     }
 
-    /// The entered address: each field's last value, checked in `AddressField.allCases` order, then the country,
+    /// Reads the entered address into `input` (empty), in place rather than returned, which saves copying it:
+    /// each field's last value, checked in `AddressField.allCases` order, then the country,
     /// then `language`. A flat request's members are found in one pass over the object; each value is read where
     /// it lies in the request and trimmed over its bytes, so a `String` is made only of what is left of it.
-    private func input(_ object: RequestFields) throws(CoreError) -> AddressInput {
+    private func read(_ object: RequestFields, into input: inout AddressInput) throws(CoreError) {
         var slots = FieldMap<MemberSlot>()
         var countrySlot: MemberSlot?
         var hasLanguage = false
@@ -137,17 +139,19 @@ public struct AddressPlugin: FormatterPlugin {
                 hasLanguage = true
             }
         }
-        guard flat else { return try inputByName(object) }
-        var values = FieldMap<EnteredText>()
+        guard flat else {
+            input = try inputByName(object)
+            return
+        }
         for field in AddressField.allCases {
             guard let slot = slots[field] else { continue }
             switch object.withUTF8(at: slot, Self.enteredText) {
-            case .some(let value?): values[field] = value
+            case .some(let value?): input.values[field] = value
             case .some(nil): break
             case nil:
                 // No string: read again by name, for its failure (or as absent, when `null`).
                 if let value = try object.withUTF8(field.rawValue, Self.enteredString), let value {
-                    values[field] = .string(value)
+                    input.values[field] = .string(value)
                 }
             }
         }
@@ -159,8 +163,8 @@ public struct AddressPlugin: FormatterPlugin {
         } else {
             code = try self.country(object, "country").code
         }
-        let language = hasLanguage ? try self.language(object) : nil
-        return AddressInput(values: consume values, country: code, language: language)
+        input.country = code
+        if hasLanguage { input.language = try self.language(object) }
     }
 
     /// An entered value as shown, trimmed: where it lies in the request's line when the bytes decide the trimming
@@ -177,7 +181,7 @@ public struct AddressPlugin: FormatterPlugin {
         return text.isEmpty ? nil : text
     }
 
-    /// `input(_:)` for an object tree (a request made in code), by name. Once the names found account for every
+    /// `read(_:into:)` for an object tree (a request made in code), by name. Once the names found account for every
     /// member of the object, the names left are absent and not looked up.
     private func inputByName(_ object: RequestFields) throws(CoreError) -> AddressInput {
         let country = try? self.country(object, "country").code

@@ -468,45 +468,48 @@ final class AddressRenderer: Sendable {
         into response: inout ResponseWriter
     ) {
         let language = choice.index
-        response.appendEncodedMembers { sink in
-            encoded.withUnsafeBufferPointer { encoded in
-                let languageTexts = languageTexts[language]
-                let formatTexts = formatTexts[language * formatCount + formatIndex]
-                writeLang(lang, choice, encoded: encoded, into: &sink)
-                sink.append(",\"country\":")
-                sink.appendString(input.country)
-                sink.append(",\"countryName\":")
-                sink.appendString(countryName)
-                sink.append(encoded.span(formatTexts.formatMember))
-                sink.append(",\"fields\":[")
-                for field in layout.fields {
-                    sink.append(encoded.span(formatTexts.field[field]))
-                    sink.append(
-                        format.requiredBits & 1 << field.ordinal != 0 ? ",\"required\":true}," : ",\"required\":false},"
-                    )
+        let enteredLanguage = input.language
+        // The shown values are made first, so that no closure holds a copy of the input.
+        withValues(input, prepared, countryName: countryName, textLanguage: "") { values in
+            response.appendEncodedMembers { sink in
+                encoded.withUnsafeBufferPointer { encoded in
+                    let languageTexts = languageTexts[language]
+                    let formatTexts = formatTexts[language * formatCount + formatIndex]
+                    writeLang(lang, choice, encoded: encoded, into: &sink)
+                    sink.append(",\"country\":")
+                    sink.appendString(values.country)
+                    sink.append(",\"countryName\":")
+                    sink.appendString(countryName)
+                    sink.append(encoded.span(formatTexts.formatMember))
+                    sink.append(",\"fields\":[")
+                    for field in layout.fields {
+                        sink.append(encoded.span(formatTexts.field[field]))
+                        sink.append(
+                            format.requiredBits & 1 << field.ordinal != 0
+                                ? ",\"required\":true}," : ",\"required\":false},"
+                        )
+                    }
+                    sink.append(encoded.span(languageTexts.countryField))
+                    sink.append(",\"required\":true}]")
+                    if format.latin != nil {
+                        sink.append(isLatin ? ",\"layoutScript\":\"latin\"" : ",\"layoutScript\":\"local\"")
+                    }
+                    layout.program(arabic: arabic).encodedDescription.withUnsafeBufferPointer { sink.append($0) }
+                    format.encodedRuleAndExample.withUnsafeBufferPointer { sink.append($0) }
+                    if let language = enteredLanguage {
+                        sink.append(",\"language\":")
+                        sink.appendString(language.text)
+                    }
+                    sink.append(",\"country\":")
+                    sink.appendString(values.country)
+                    sink.append(0x7D)
                 }
-                sink.append(encoded.span(languageTexts.countryField))
-                sink.append(",\"required\":true}]")
-                if format.latin != nil {
-                    sink.append(isLatin ? ",\"layoutScript\":\"latin\"" : ",\"layoutScript\":\"local\"")
-                }
-                layout.program(arabic: arabic).encodedDescription.withUnsafeBufferPointer { sink.append($0) }
-                format.encodedRuleAndExample.withUnsafeBufferPointer { sink.append($0) }
-                if let language = input.language {
-                    sink.append(",\"language\":")
-                    sink.appendString(language.text)
-                }
-                sink.append(",\"country\":")
-                sink.appendString(input.country)
-                sink.append(0x7D)
-            }
-            withValues(input, prepared, countryName: countryName, textLanguage: "") { values in
                 _ = writeLines(values, prepared, countryLine: showCountry, into: &sink)
                 writeOneLine(
                     values, prepared, countryJoiner: showCountry,
                     viewerWritesArabic: languageTexts[language].writesArabic, into: &sink)
+                sink.append(0x7D)
             }
-            sink.append(0x7D)
         }
     }
 
