@@ -298,12 +298,24 @@ final class AddressFormat: Sendable {
 
 /// The codes a country writes its regions with (`CA` for California), with the names and aliases that map
 /// to them, so `California`, `california` and `ca` all print as `CA`.
+///
+/// The definition is `lookup[value.lowercased()]`: Swift lower-cases scalar by scalar and matches the key by
+/// canonical equivalence. `table` answers most values from their bytes without making a `String`: each key that
+/// lower-casing leaves byte for byte as it is, found by the value's bytes with ASCII letters lowered. A value
+/// found there gets the definition's code (its ASCII letters lower-case as they do in the table, its other
+/// scalars are the key's own, which lower-casing keeps). An ASCII value not found there has no code either,
+/// unless a key outside ASCII is canonically equivalent to ASCII text (U+212A KELVIN SIGN is `K`): then, as for
+/// any other value not found, the definition answers.
 struct RegionCodes: Sendable {
     /// Lower-cased code, name or alias → code.
     private let lookup: [String: String]
     /// Longer input matches nothing (lower-casing shrinks text by at most a factor of three, `K` → `k`), so it
     /// is refused before it is lower-cased and hashed.
     private let longestInput: Int
+    private let table: KeyTable
+    /// Whether an ASCII value `table` does not hold has no code: no key outside ASCII is canonically
+    /// equivalent to ASCII text.
+    private let asciiMissesAreFinal: Bool
 
     init(codes: DataFields.Value, aliases: DataFields.Value) throws(DataError) {
         let codesProblem = "must be an object mapping codes to names"
@@ -332,11 +344,135 @@ struct RegionCodes: Sendable {
         }
         self.lookup = lookup
         longestInput = 4 * (lookup.keys.map(\.utf8.count).max() ?? 0)
+        let kept = lookup.filter { key, _ in key.utf8.elementsEqual(key.lowercased().utf8) }
+        table = KeyTable(kept.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+        asciiMissesAreFinal = !lookup.keys.contains(where: Self.mayEqualASCII)
     }
 
     /// The code for an entered region (code, name or alias in any case), or nil when it is not one of them.
     func code(for value: String) -> String? {
+        var contiguous = value
+        switch contiguous.withUTF8({ table.find($0) }) {
+        case .found(let code): return code
+        case .absent(let ascii) where ascii && asciiMissesAreFinal: return nil
+        case .absent: return definedCode(for: value)
+        }
+    }
+
+    /// `code(for:)` of `String(decoding: utf8, as: UTF8.self)`, for a caller holding the entered value's bytes:
+    /// no `String` is made for a value the table decides.
+    func code(utf8: UnsafeBufferPointer<UInt8>) -> String? {
+        switch table.find(utf8) {
+        case .found(let code): return code
+        case .absent(let ascii) where ascii && asciiMissesAreFinal: return nil
+        case .absent: return definedCode(for: String(decoding: utf8, as: UTF8.self))
+        }
+    }
+
+    /// `code(for:)` by its definition.
+    func definedCode(for value: String) -> String? {
         guard value.utf8.count <= longestInput else { return nil }
         return lookup[value.lowercased()]
+    }
+
+    /// The text of each ASCII character alone, to find scalars canonically equivalent to one.
+    private static let asciiCharacters: Set<String> = Set((0..<128).map { String(Unicode.Scalar(UInt8($0))) })
+
+    /// Whether `key` may be canonically equivalent to ASCII text: it is ASCII, or each of its scalars outside
+    /// ASCII is equivalent to one ASCII character (U+212A KELVIN SIGN, U+037E GREEK QUESTION MARK). Exact because
+    /// no scalar decomposes canonically to two or more ASCII scalars (a test holds that to Foundation's NFD).
+    static func mayEqualASCII(_ key: String) -> Bool {
+        key.unicodeScalars.allSatisfy { $0.isASCII || asciiCharacters.contains(String($0)) }
+    }
+
+    /// Keys found by their bytes: an open-addressing hash table over a key's bytes with ASCII letters lowered,
+    /// laid out in three arrays made at load.
+    private struct KeyTable: Sendable {
+        private struct Entry: Sendable {
+            let hash: UInt32
+            let start: Int32
+            let count: Int32
+            let code: String
+        }
+
+        /// Entry index + 1 per bucket, 0 for an empty one; a power of two at least twice the keys.
+        private let buckets: [Int32]
+        private let entries: [Entry]
+        private let keyBytes: [UInt8]
+        private let longestKey: Int
+
+        init(_ keys: [(key: String, value: String)]) {
+            var entries: [Entry] = []
+            var keyBytes: [UInt8] = []
+            var size = 8
+            while size < 2 * keys.count { size *= 2 }
+            var buckets = [Int32](repeating: 0, count: size)
+            for (key, code) in keys {
+                let start = keyBytes.count
+                keyBytes.append(contentsOf: key.utf8)
+                let hash = keyBytes[start...].reduce(Self.basis) { Self.mix($0, $1) }
+                var bucket = Int(hash) & (size - 1)
+                while buckets[bucket] != 0 { bucket = (bucket + 1) & (size - 1) }
+                entries.append(Entry(hash: hash, start: Int32(start), count: Int32(key.utf8.count), code: code))
+                buckets[bucket] = Int32(entries.count)
+            }
+            self.buckets = buckets
+            self.entries = entries
+            self.keyBytes = keyBytes
+            longestKey = keys.map(\.key.utf8.count).max() ?? 0
+        }
+
+        private static let basis: UInt32 = 2_166_136_261
+
+        /// FNV-1a, one byte.
+        @inline(__always)
+        private static func mix(_ hash: UInt32, _ byte: UInt8) -> UInt32 {
+            (hash ^ UInt32(byte)) &* 16_777_619
+        }
+
+        @inline(__always)
+        private static func lowered(_ byte: UInt8) -> UInt8 {
+            byte &- 0x41 < 26 ? byte | 0x20 : byte
+        }
+
+        enum Answer {
+            case found(String)
+            /// Not held; `ascii` says whether the value was ASCII.
+            case absent(ascii: Bool)
+        }
+
+        /// The code of the key equal to `utf8` with its ASCII letters lowered.
+        func find(_ utf8: UnsafeBufferPointer<UInt8>) -> Answer {
+            var hash = Self.basis
+            var bits: UInt8 = 0
+            for byte in utf8 {
+                bits |= byte
+                hash = Self.mix(hash, Self.lowered(byte))
+            }
+            let ascii = bits < 0x80
+            guard utf8.count <= longestKey else { return .absent(ascii: ascii) }
+            return buckets.withUnsafeBufferPointer { buckets in
+                entries.withUnsafeBufferPointer { entries in
+                    keyBytes.withUnsafeBufferPointer { keyBytes in
+                        let mask = buckets.count - 1
+                        var bucket = Int(hash) & mask
+                        while true {
+                            let slot = Int(buckets[bucket])
+                            guard slot > 0 else { return .absent(ascii: ascii) }
+                            let entry = entries[slot - 1]
+                            if entry.hash == hash, Int(entry.count) == utf8.count {
+                                let start = Int(entry.start)
+                                var offset = 0
+                                while offset < utf8.count, Self.lowered(utf8[offset]) == keyBytes[start + offset] {
+                                    offset += 1
+                                }
+                                if offset == utf8.count { return .found(entry.code) }
+                            }
+                            bucket = (bucket + 1) & mask
+                        }
+                    }
+                }
+            }
+        }
     }
 }
