@@ -144,8 +144,8 @@ import Testing
         BytePatternTests.shipped.map(\.pattern) + [
             "(a|ab)(c|bcd)(d*)", "(?:(a)|b)*c?", "x{2,}y", "(x*)(x+)", "a|b|c|", "(?:ab|a)(?:bc|c)?", "(a?)*b",
             "(?:)*a", "(|a)+b", "(?:x?){3}y", "((a)|(b))*", "[A-Z]*[A-Z]*[A-Z]*[A-Z]*[0-9]",
-            String(repeating: "[A-Z]*", count: 10) + "[0-9]", String(repeating: "(?:a|b)?", count: 40) + "c",
-        ]
+            String(repeating: "(?:a|b)?", count: 40) + "c",
+        ] + (3...10).map { String(repeating: "[A-Z]*", count: $0) + "[0-9]" }
 
     @Test func guardsChangeNoAnswerGroupOrLimit() throws {
         var generator = BytePatternTests.Generator(state: 5)
@@ -158,6 +158,10 @@ import Testing
             #expect(plain.guardCount == 0)
             var samples = ["", "a", "ab", String(repeating: "ABCDEFGH", count: 4), String(repeating: "ab", count: 16)]
             samples += BytePatternTests.samples(example: nil, count: 0, seed: 1)
+            // Runs of letters that fail at the end, some just within the step limit and some just past it.
+            samples += (1...32).flatMap {
+                [String(repeating: "A", count: $0) + "-", String(repeating: "ab", count: $0)]
+            }
             for _ in 0..<300 {
                 samples.append(String((0..<generator.next(14)).map { _ in letters[generator.next(letters.count)] }))
             }
