@@ -344,9 +344,8 @@ struct RegionCodes: Sendable {
         }
         self.lookup = lookup
         longestInput = 4 * (lookup.keys.map(\.utf8.count).max() ?? 0)
-        let kept = lookup.filter { key, _ in key.utf8.elementsEqual(key.lowercased().utf8) }
-        table = KeyTable(kept.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
-        asciiMissesAreFinal = !lookup.keys.contains(where: Self.mayEqualASCII)
+        table = KeyTable(lookup.filter { key, _ in key.utf8.elementsEqual(key.lowercased().utf8) })
+        asciiMissesAreFinal = !lookup.keys.contains { !$0.utf8.allSatisfy { $0 < 0x80 } && Self.mayEqualASCII($0) }
     }
 
     /// The code for an entered region (code, name or alias in any case), or nil when it is not one of them.
@@ -378,9 +377,9 @@ struct RegionCodes: Sendable {
     /// The text of each ASCII character alone, to find scalars canonically equivalent to one.
     private static let asciiCharacters: Set<String> = Set((0..<128).map { String(Unicode.Scalar(UInt8($0))) })
 
-    /// Whether `key` may be canonically equivalent to ASCII text: it is ASCII, or each of its scalars outside
-    /// ASCII is equivalent to one ASCII character (U+212A KELVIN SIGN, U+037E GREEK QUESTION MARK). Exact because
-    /// no scalar decomposes canonically to two or more ASCII scalars (a test holds that to Foundation's NFD).
+    /// Whether `key` is canonically equivalent to ASCII text: each of its scalars is ASCII or equivalent to one
+    /// ASCII character (U+212A KELVIN SIGN, U+037E GREEK QUESTION MARK). Exact because no scalar decomposes
+    /// canonically to two or more ASCII scalars (a test holds that to Foundation's NFD).
     static func mayEqualASCII(_ key: String) -> Bool {
         key.unicodeScalars.allSatisfy { $0.isASCII || asciiCharacters.contains(String($0)) }
     }
@@ -402,7 +401,7 @@ struct RegionCodes: Sendable {
         private let keyWords: [UInt64]
         private let longestKey: Int
 
-        init(_ keys: [(key: String, value: String)]) {
+        init(_ keys: [String: String]) {
             var entries: [Entry] = []
             var keyWords: [UInt64] = []
             var size = 8
