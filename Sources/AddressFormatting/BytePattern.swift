@@ -71,6 +71,10 @@ struct BytePattern: Sendable {
     /// Whether the program has no branch (`\d{5}`, `9[78][01]\d{2}`): it then runs straight through, without a
     /// backtracking stack or a step count.
     private let isStraight: Bool
+    /// A straight program as what it is: the set of each byte in turn, and the capture slots with the number of
+    /// bytes taken when each is saved.
+    private let straightSets: [ByteSet]
+    private let straightSaves: [(slot: Int32, position: Int32)]
 
     /// The most instructions a program may have, the most repetitions a count may ask, the most steps one match may
     /// take and the most backtracking entries it may hold: beyond them ICU answers. A real postal code takes a few
@@ -101,6 +105,17 @@ struct BytePattern: Sendable {
             case .accept, .save, .match: true
             }
         }
+        var straightSets: [ByteSet] = []
+        var straightSaves: [(slot: Int32, position: Int32)] = []
+        for instruction in emitter.program where isStraight {
+            switch instruction {
+            case .accept(let set): straightSets.append(emitter.sets[Int(set)])
+            case .save(let slot): straightSaves.append((slot, Int32(straightSets.count)))
+            case .match, .split, .guardedSplit, .jump: break
+            }
+        }
+        self.straightSets = straightSets
+        self.straightSaves = straightSaves
         var analysis = BranchAnalysis(program: emitter.program, sets: emitter.sets)
         var program = emitter.program
         var guards: [BranchGuard] = []
@@ -214,36 +229,27 @@ struct BytePattern: Sendable {
     /// `wholeMatch(_:slots:)` for text the caller has found to be ASCII.
     func wholeMatch(ascii text: UnsafeBufferPointer<UInt8>, slots: UnsafeMutableBufferPointer<Int32>) -> Bool? {
         slots.initialize(repeating: -1)
+        if isStraight { return runStraight(text, slots) }
         return program.withUnsafeBufferPointer { program in
             sets.withUnsafeBufferPointer { sets in
-                if isStraight { return runStraight(text, slots, program: program, sets: sets) }
-                return guards.withUnsafeBufferPointer { guards in
+                guards.withUnsafeBufferPointer { guards in
                     run(text, slots, program: program, sets: sets, guards: guards)
                 }
             }
         }
     }
 
-    /// `run` for a program without branches: its one path either takes the whole text or fails.
-    private func runStraight(
-        _ text: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<Int32>,
-        program: UnsafeBufferPointer<Instruction>, sets: UnsafeBufferPointer<ByteSet>
-    ) -> Bool {
-        var position = 0
-        for instruction in program {
-            switch instruction {
-            case .accept(let set):
-                guard position < text.count, sets[Int(set)].containsASCII(text[position]) else { return false }
-                position &+= 1
-            case .save(let slot):
-                slots[Int(slot)] = Int32(truncatingIfNeeded: position)
-            case .match:
-                return position == text.count
-            case .split, .guardedSplit, .jump:
-                return false
-            }
+    /// `run` for a program without branches: its one path takes one byte per set, so it matches a text exactly as
+    /// long with each byte in its set, and then every save happens at its fixed position.
+    private func runStraight(_ text: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<Int32>) -> Bool {
+        guard text.count == straightSets.count else { return false }
+        let matched = straightSets.withUnsafeBufferPointer { sets in
+            for index in 0..<text.count where !sets[index].containsASCII(text[index]) { return false }
+            return true
         }
-        return false
+        guard matched else { return false }
+        for save in straightSaves { slots[Int(save.slot)] = save.position }
+        return true
     }
 
     private func run(

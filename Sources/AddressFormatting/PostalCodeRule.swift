@@ -255,15 +255,45 @@ final class PostalCodeRule: Sendable {
     }
 
     /// Whether cleaning leaves ASCII text as it is: every byte printable and no space (nor, when upper-casing, a
-    /// lower-case letter). Without a branch per byte, as most entered codes are clean.
+    /// lower-case letter). Eight bytes at a time, as most entered codes are clean: a short value is read as two
+    /// overlapping loads, padded with `A`, which is clean.
     @inline(__always)
     private static func isClean(_ utf8: UnsafeBufferPointer<UInt8>, uppercase: Bool) -> Bool {
-        let lowerCaseMatters: UInt8 = uppercase ? 1 : 0
-        var irregular: UInt8 = 0
-        for byte in utf8 {
-            irregular |= (byte &- 0x21 > 0x5E ? 1 : 0) | ((byte &- 0x61 < 26 ? 1 : 0) & lowerCaseMatters)
+        let count = utf8.count
+        guard count > 0 else { return true }
+        let start = UnsafeRawPointer(utf8.baseAddress!)
+        let lowerCaseMatters: UInt64 = uppercase ? ~0 : 0
+        /// The high bit of some byte set when a byte is below 0x21, at or above 0x80, or a lower-case letter that
+        /// matters: exact for whether any byte is, which is all that is asked.
+        func irregular(_ word: UInt64) -> UInt64 {
+            let high: UInt64 = 0x8080_8080_8080_8080
+            let low = word & 0x7F7F_7F7F_7F7F_7F7F
+            let below = (word &- 0x2121_2121_2121_2121) & ~word & high
+            let lowerCase = ((low &+ 0x1F1F_1F1F_1F1F_1F1F) ^ (low &+ 0x0505_0505_0505_0505)) & ~word & high
+            return below | word & high | lowerCase & lowerCaseMatters
         }
-        return irregular == 0
+        func load(_ offset: Int) -> UInt64 { start.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
+        var found: UInt64 = 0
+        if count >= 8 {
+            var offset = 0
+            while offset &+ 8 <= count {
+                found |= irregular(load(offset))
+                offset &+= 8
+            }
+            if offset < count { found |= irregular(load(count &- 8)) }
+        } else if count >= 4 {
+            let padding: UInt64 = 0x4141_4141_0000_0000
+            let first = UInt64(start.loadUnaligned(as: UInt32.self))
+            let last = UInt64(start.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+            found = irregular(first | padding) | irregular(last | padding)
+        } else {
+            let padding: UInt64 = 0x4141_4141_4141_0000
+            let first =
+                UInt64(start.load(as: UInt8.self)) | UInt64(start.load(fromByteOffset: count / 2, as: UInt8.self)) << 8
+            let last = UInt64(start.load(fromByteOffset: count &- 1, as: UInt8.self))
+            found = irregular(first | padding) | irregular(last | 0x4141_4141_4141_4100)
+        }
+        return found == 0
     }
 
     /// ASCII text cleaned into `scratch` (its first `maximumLength + 2` bytes at most): the count of the cleaned
@@ -319,7 +349,7 @@ final class PostalCodeRule: Sendable {
                         guard !skipping else { continue }
                         for offset in Int(start)..<Int(end) {
                             output[written] = literals[offset]
-                            written += 1
+                            written &+= 1
                         }
                     case .group(let index):
                         guard !skipping else { continue }
@@ -333,7 +363,7 @@ final class PostalCodeRule: Sendable {
                         }
                         for offset in lower..<upper {
                             output[written] = text[offset]
-                            written += 1
+                            written &+= 1
                         }
                     }
                 }

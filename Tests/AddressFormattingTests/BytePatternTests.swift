@@ -146,6 +146,7 @@ import Testing
             "(?:)*a", "(|a)+b", "(?:x?){3}y", "((a)|(b))*", "[A-Z]*[A-Z]*[A-Z]*[A-Z]*[0-9]",
             String(repeating: "(?:a|b)?", count: 40) + "c",
         ] + (3...10).map { String(repeating: "[A-Z]*", count: $0) + "[0-9]" }
+        + (2...8).map { String(repeating: "[A-Z]*AB", count: $0) + "[0-9]" }
 
     @Test func guardsChangeNoAnswerGroupOrLimit() throws {
         var generator = BytePatternTests.Generator(state: 5)
@@ -162,6 +163,7 @@ import Testing
             samples += (1...32).flatMap {
                 [String(repeating: "A", count: $0) + "-", String(repeating: "ab", count: $0)]
             }
+            samples += (1...16).map { String(repeating: "AB", count: $0) + "-" }
             for _ in 0..<300 {
                 samples.append(String((0..<generator.next(14)).map { _ in letters[generator.next(letters.count)] }))
             }
