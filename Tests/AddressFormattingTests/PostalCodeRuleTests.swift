@@ -113,6 +113,20 @@ import Testing
         }
     }
 
+    /// Bytes that are not UTF-8 are answered as `String(decoding:as:)` repairs them.
+    @Test func theByteEntryPointsAnswerInvalidUTF8AsItsRepairedText() throws {
+        let rule = try PostalCodeRule(pattern: "([A-Z]{2}) ?(\\d{4})", format: "$1 $2", uppercase: true)
+        for bytes: [UInt8] in [[0x41, 0x42, 0xFF, 0x31], [0xC3], [0x61, 0x62, 0x31, 0x32, 0x33, 0x34, 0xE2, 0x82]] {
+            let repaired = String(decoding: bytes, as: UTF8.self)
+            bytes.withUnsafeBufferPointer { utf8 in
+                #expect(rule.normalize(utf8: utf8) == rule.normalize(repaired), "\(bytes)")
+                #expect(
+                    rule.withNormalized(utf8: utf8) { $0.map { Array($0) } }
+                        == rule.normalize(repaired).map { Array($0.utf8) })
+            }
+        }
+    }
+
     @Test func anEnteredCodeAlreadyInItsShownFormIsAnsweredWithItself() throws {
         let rule = try PostalCodeRule(pattern: "([0-9]{5})(?:[ -]?([0-9]{4}))?", format: "$1{-$2}", uppercase: false)
         #expect(rule.normalize("22162-1010") == "22162-1010")

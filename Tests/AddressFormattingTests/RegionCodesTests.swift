@@ -100,6 +100,10 @@ import Testing
         #expect(regions.code(for: "Que\u{301}bec") == "QC")
         #expect(regions.code(for: "Calif") == "CA")
         #expect(regions.code(for: "Califo") == nil)
+        for bytes: [UInt8] in [[0x51, 0x75, 0xC3, 0x62, 0x65, 0x63], [0xFF], [0x43, 0x41, 0x80]] {
+            let repaired = String(decoding: bytes, as: UTF8.self)
+            bytes.withUnsafeBufferPointer { #expect(regions.code(utf8: $0) == regions.definedCode(for: repaired)) }
+        }
     }
 
     /// `mayEqualASCII` takes a scalar outside ASCII as equivalent to ASCII text only when it is equivalent to one
