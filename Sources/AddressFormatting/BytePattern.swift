@@ -46,10 +46,11 @@ struct BytePattern: Sendable {
         case repeated(Node, minimum: Int, maximum: Int?)
     }
 
-    /// Operands are `Int32` so an instruction is 12 bytes: a postal pattern's program fits in a few cache lines.
+    /// Operands are `Int32` and sets 16 bytes, so an instruction is 24 bytes: a postal pattern's program fits in a
+    /// few cache lines.
     private enum Instruction: Sendable {
-        /// Accept one byte of the set, by its index.
-        case accept(Int32)
+        /// Accept one byte of the set (held in the instruction: one load fewer per byte than an index).
+        case accept(ByteSet)
         /// Try the first target, and on failure the second.
         case split(Int32, Int32)
         /// `split` whose first target has a `BranchGuard` (by its index), which says when trying it must fail.
@@ -64,7 +65,6 @@ struct BytePattern: Sendable {
     /// The number of capture groups, as ICU counts them.
     let groupCount: Int
     private let program: [Instruction]
-    private let sets: [ByteSet]
     private let guards: [BranchGuard]
     /// How many branches have a guard.
     var guardCount: Int { guards.count }
@@ -98,7 +98,6 @@ struct BytePattern: Sendable {
         emitter.emit(.match)
         guard emitter.program.count <= Self.maximumProgram else { return nil }
         groupCount = parser.groupCount
-        sets = emitter.sets
         isStraight = emitter.program.allSatisfy {
             switch $0 {
             case .split, .guardedSplit, .jump: false
@@ -109,14 +108,14 @@ struct BytePattern: Sendable {
         var straightSaves: [(slot: Int32, position: Int32)] = []
         for instruction in emitter.program where isStraight {
             switch instruction {
-            case .accept(let set): straightSets.append(emitter.sets[Int(set)])
+            case .accept(let set): straightSets.append(set)
             case .save(let slot): straightSaves.append((slot, Int32(straightSets.count)))
             case .match, .split, .guardedSplit, .jump: break
             }
         }
         self.straightSets = straightSets
         self.straightSaves = straightSaves
-        var analysis = BranchAnalysis(program: emitter.program, sets: emitter.sets)
+        var analysis = BranchAnalysis(program: emitter.program)
         var program = emitter.program
         var guards: [BranchGuard] = []
         for (pc, instruction) in program.enumerated() where guarded {
@@ -145,14 +144,12 @@ struct BytePattern: Sendable {
     /// that closure has a loop (the backtracker then runs until its step limit) or nests past `maximumNesting`.
     private struct BranchAnalysis {
         let program: [Instruction]
-        let sets: [ByteSet]
         private var known: [Int: BranchGuard?] = [:]
         private var open: Set<Int> = []
         private static let maximumNesting = 256
 
-        init(program: [Instruction], sets: [ByteSet]) {
+        init(program: [Instruction]) {
             self.program = program
-            self.sets = sets
         }
 
         mutating func `guard`(at pc: Int) -> BranchGuard? {
@@ -162,7 +159,7 @@ struct BytePattern: Sendable {
             var result: BranchGuard?
             switch program[pc] {
             case .accept(let set):
-                result = BranchGuard(first: sets[Int(set)], reachesMatch: false, steps: 1, growth: 0)
+                result = BranchGuard(first: set, reachesMatch: false, steps: 1, growth: 0)
             case .match:
                 result = BranchGuard(first: ByteSet(), reachesMatch: true, steps: 1, growth: 0)
             case .save:
@@ -231,11 +228,7 @@ struct BytePattern: Sendable {
         slots.initialize(repeating: -1)
         if isStraight { return runStraight(text, slots) }
         return program.withUnsafeBufferPointer { program in
-            sets.withUnsafeBufferPointer { sets in
-                guards.withUnsafeBufferPointer { guards in
-                    run(text, slots, program: program, sets: sets, guards: guards)
-                }
-            }
+            guards.withUnsafeBufferPointer { guards in run(text, slots, program: program, guards: guards) }
         }
     }
 
@@ -254,8 +247,7 @@ struct BytePattern: Sendable {
 
     private func run(
         _ text: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<Int32>,
-        program: UnsafeBufferPointer<Instruction>, sets: UnsafeBufferPointer<ByteSet>,
-        guards: UnsafeBufferPointer<BranchGuard>
+        program: UnsafeBufferPointer<Instruction>, guards: UnsafeBufferPointer<BranchGuard>
     ) -> Bool? {
         // Each entry is a branch to resume (pc, position) or a capture to restore (-1 - slot, old value).
         withUnsafeTemporaryAllocation(of: (Int32, Int32).self, capacity: Self.maximumStack) { stack -> Bool? in
@@ -269,7 +261,7 @@ struct BytePattern: Sendable {
                 var failed = false
                 switch program[pc] {
                 case .accept(let set):
-                    if position < text.count && sets[Int(set)].containsASCII(text[position]) {
+                    if position < text.count && set.containsASCII(text[position]) {
                         position &+= 1
                         pc &+= 1
                     } else {
@@ -525,7 +517,6 @@ struct BytePattern: Sendable {
     /// Lays a tree out as a program; stops growing once past `maximumProgram`, which the caller then refuses.
     private struct Emitter {
         var program: [Instruction] = []
-        var sets: [ByteSet] = []
 
         mutating func emit(_ instruction: Instruction) {
             program.append(instruction)
@@ -535,12 +526,7 @@ struct BytePattern: Sendable {
             guard program.count <= BytePattern.maximumProgram else { return }
             switch node {
             case .bytes(let set):
-                if let existing = sets.firstIndex(of: set) {
-                    emit(.accept(Int32(existing)))
-                } else {
-                    sets.append(set)
-                    emit(.accept(Int32(sets.count - 1)))
-                }
+                emit(.accept(set))
             case .sequence(let items):
                 for item in items { emit(item) }
             case .alternation(let branches):
