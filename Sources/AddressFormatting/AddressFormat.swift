@@ -298,12 +298,24 @@ final class AddressFormat: Sendable {
 
 /// The codes a country writes its regions with (`CA` for California), with the names and aliases that map
 /// to them, so `California`, `california` and `ca` all print as `CA`.
+///
+/// The definition is `lookup[value.lowercased()]`: Swift lower-cases scalar by scalar and matches the key by
+/// canonical equivalence. `table` answers most values from their bytes without making a `String`: each key that
+/// lower-casing leaves byte for byte as it is, found by the value's bytes with ASCII letters lowered. A value
+/// found there gets the definition's code (its ASCII letters lower-case as they do in the table, its other
+/// scalars are the key's own, which lower-casing keeps). An ASCII value not found there has no code either,
+/// unless a key outside ASCII is canonically equivalent to ASCII text (U+212A KELVIN SIGN is `K`): then, as for
+/// any other value not found, the definition answers.
 struct RegionCodes: Sendable {
     /// Lower-cased code, name or alias → code.
     private let lookup: [String: String]
     /// Longer input matches nothing (lower-casing shrinks text by at most a factor of three, `K` → `k`), so it
     /// is refused before it is lower-cased and hashed.
     private let longestInput: Int
+    private let table: KeyTable
+    /// Whether an ASCII value `table` does not hold has no code: no key outside ASCII is canonically
+    /// equivalent to ASCII text.
+    private let asciiMissesAreFinal: Bool
 
     init(codes: DataFields.Value, aliases: DataFields.Value) throws(DataError) {
         let codesProblem = "must be an object mapping codes to names"
@@ -332,11 +344,172 @@ struct RegionCodes: Sendable {
         }
         self.lookup = lookup
         longestInput = 4 * (lookup.keys.map(\.utf8.count).max() ?? 0)
+        table = KeyTable(lookup.filter { key, _ in key.utf8.elementsEqual(key.lowercased().utf8) })
+        asciiMissesAreFinal = !lookup.keys.contains { !$0.utf8.allSatisfy { $0 < 0x80 } && Self.mayEqualASCII($0) }
     }
 
     /// The code for an entered region (code, name or alias in any case), or nil when it is not one of them.
     func code(for value: String) -> String? {
+        var contiguous = value
+        switch contiguous.withUTF8({ table.find($0) }) {
+        case .found(let code): return code
+        case .absent(let ascii) where ascii && asciiMissesAreFinal: return nil
+        case .absent: return definedCode(for: value)
+        }
+    }
+
+    /// `code(for:)` of `String(decoding: utf8, as: UTF8.self)`, for a caller holding the entered value's bytes:
+    /// no `String` is made for a value the table decides.
+    func code(utf8: UnsafeBufferPointer<UInt8>) -> String? {
+        switch table.find(utf8) {
+        case .found(let code): return code
+        case .absent(let ascii) where ascii && asciiMissesAreFinal: return nil
+        case .absent: return definedCode(for: String(decoding: utf8, as: UTF8.self))
+        }
+    }
+
+    /// `code(for:)` by its definition.
+    func definedCode(for value: String) -> String? {
         guard value.utf8.count <= longestInput else { return nil }
         return lookup[value.lowercased()]
+    }
+
+    /// The text of each ASCII character alone, to find scalars canonically equivalent to one.
+    private static let asciiCharacters: Set<String> = Set((0..<128).map { String(Unicode.Scalar(UInt8($0))) })
+
+    /// Whether `key` is canonically equivalent to ASCII text: each of its scalars is ASCII or equivalent to one
+    /// ASCII character (U+212A KELVIN SIGN, U+037E GREEK QUESTION MARK). Exact because no scalar decomposes
+    /// canonically to two or more ASCII scalars (a test holds that to Foundation's NFD).
+    static func mayEqualASCII(_ key: String) -> Bool {
+        key.unicodeScalars.allSatisfy { $0.isASCII || asciiCharacters.contains(String($0)) }
+    }
+
+    /// Keys found by their bytes: an open-addressing hash table over a key's bytes with ASCII letters lowered,
+    /// read and compared eight bytes at a time, laid out in three arrays made at load.
+    private struct KeyTable: Sendable {
+        private struct Entry: Sendable {
+            let hash: UInt64
+            /// The key's words in `keyWords` (its bytes as `word(_:at:)` reads them) and its byte count.
+            let start: Int32
+            let count: Int32
+            let code: String
+        }
+
+        /// Entry index + 1 per bucket, 0 for an empty one; a power of two at least twice the keys.
+        private let buckets: [Int32]
+        private let entries: [Entry]
+        private let keyWords: [UInt64]
+        private let longestKey: Int
+
+        init(_ keys: [String: String]) {
+            var entries: [Entry] = []
+            var keyWords: [UInt64] = []
+            var size = 8
+            while size < 2 * keys.count { size *= 2 }
+            var buckets = [Int32](repeating: 0, count: size)
+            for (key, code) in keys {
+                var key = key
+                let (hash, start) = key.withUTF8 { utf8 in
+                    let start = keyWords.count
+                    for offset in stride(from: 0, to: utf8.count, by: 8) {
+                        keyWords.append(Self.word(utf8, at: offset))
+                    }
+                    return (Self.hash(keyWords[start...], count: utf8.count), start)
+                }
+                var bucket = Int(truncatingIfNeeded: hash) & (size - 1)
+                while buckets[bucket] != 0 { bucket = (bucket + 1) & (size - 1) }
+                entries.append(Entry(hash: hash, start: Int32(start), count: Int32(key.utf8.count), code: code))
+                buckets[bucket] = Int32(entries.count)
+            }
+            self.buckets = buckets
+            self.entries = entries
+            self.keyWords = keyWords
+            longestKey = keys.map(\.key.utf8.count).max() ?? 0
+        }
+
+        /// Eight bytes of `utf8` from `offset` (fewer at the end, the rest zero) as one little-endian word. A short
+        /// end is read as two loads that overlap inside it, so no byte past the buffer is read.
+        @inline(__always)
+        private static func word(_ utf8: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt64 {
+            let remaining = utf8.count &- offset
+            let start = UnsafeRawPointer(utf8.baseAddress! + offset)
+            if remaining >= 8 { return UInt64(littleEndian: start.loadUnaligned(as: UInt64.self)) }
+            if remaining >= 4 {
+                let low = UInt64(UInt32(littleEndian: start.loadUnaligned(as: UInt32.self)))
+                let high = UInt64(
+                    UInt32(littleEndian: start.loadUnaligned(fromByteOffset: remaining &- 4, as: UInt32.self)))
+                return low | high << (8 &* (remaining &- 4))
+            }
+            if remaining >= 2 {
+                let low = UInt64(UInt16(littleEndian: start.loadUnaligned(as: UInt16.self)))
+                let high = UInt64(
+                    UInt16(littleEndian: start.loadUnaligned(fromByteOffset: remaining &- 2, as: UInt16.self)))
+                return low | high << (8 &* (remaining &- 2))
+            }
+            return remaining == 1 ? UInt64(start.load(as: UInt8.self)) : 0
+        }
+
+        /// `A`–`Z` lowered in each byte of a word, other bytes (non-ASCII ones too) kept: a byte is an upper-case
+        /// letter when adding 0x3F to its low seven bits carries into bit 7 and adding 0x25 does not.
+        @inline(__always)
+        private static func lowered(_ word: UInt64) -> UInt64 {
+            let low = word & 0x7F7F_7F7F_7F7F_7F7F
+            let upper =
+                ~word & ((low &+ 0x3F3F_3F3F_3F3F_3F3F) ^ (low &+ 0x2525_2525_2525_2525)) & 0x8080_8080_8080_8080
+            return word | upper >> 2
+        }
+
+        @inline(__always)
+        private static func hash<Words: Sequence<UInt64>>(_ words: Words, count: Int) -> UInt64 {
+            var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+            for word in words { hash = (hash ^ word) &* 0x0000_0100_0000_01B3 }
+            return hash ^ hash >> 29
+        }
+
+        enum Answer {
+            case found(String)
+            /// Not held; `ascii` says whether the value was ASCII.
+            case absent(ascii: Bool)
+        }
+
+        /// The code of the key equal to `utf8` with its ASCII letters lowered.
+        func find(_ utf8: UnsafeBufferPointer<UInt8>) -> Answer {
+            let count = utf8.count
+            guard count <= longestKey else { return .absent(ascii: !utf8.contains { $0 >= 0x80 }) }
+            var bits: UInt64 = 0
+            var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+            var offset = 0
+            while offset < count {
+                let word = Self.word(utf8, at: offset)
+                bits |= word
+                hash = (hash ^ Self.lowered(word)) &* 0x0000_0100_0000_01B3
+                offset &+= 8
+            }
+            hash ^= hash >> 29
+            let ascii = bits & 0x8080_8080_8080_8080 == 0
+            return buckets.withUnsafeBufferPointer { buckets in
+                entries.withUnsafeBufferPointer { entries in
+                    keyWords.withUnsafeBufferPointer { keyWords in
+                        let mask = buckets.count - 1
+                        var bucket = Int(truncatingIfNeeded: hash) & mask
+                        while true {
+                            let slot = Int(buckets[bucket])
+                            guard slot > 0 else { return .absent(ascii: ascii) }
+                            let entry = entries[slot - 1]
+                            if entry.hash == hash, Int(entry.count) == count {
+                                var start = Int(entry.start)
+                                var offset = 0
+                                while offset < count, Self.lowered(Self.word(utf8, at: offset)) == keyWords[start] {
+                                    offset &+= 8
+                                    start &+= 1
+                                }
+                                if offset >= count { return .found(entry.code) }
+                            }
+                            bucket = (bucket &+ 1) & mask
+                        }
+                    }
+                }
+            }
+        }
     }
 }

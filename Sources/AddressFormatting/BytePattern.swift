@@ -22,6 +22,12 @@ struct BytePattern: Sendable {
             byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte < 128 && high & (1 << UInt64(byte &- 64)) != 0
         }
 
+        /// `contains` for a byte known to be ASCII, without a branch.
+        @inline(__always)
+        func containsASCII(_ byte: UInt8) -> Bool {
+            (byte < 64 ? low : high) >> UInt64(byte & 63) & 1 != 0
+        }
+
         var inverted: ByteSet { ByteSet(low: ~low, high: ~high) }
 
         static let digits: ByteSet = {
@@ -40,14 +46,18 @@ struct BytePattern: Sendable {
         case repeated(Node, minimum: Int, maximum: Int?)
     }
 
+    /// Operands are `Int32` and sets 16 bytes, so an instruction is 24 bytes: a postal pattern's program fits in a
+    /// few cache lines.
     private enum Instruction: Sendable {
-        /// Accept one byte of the set, by its index.
-        case accept(Int)
+        /// Accept one byte of the set (held in the instruction: one load fewer per byte than an index).
+        case accept(ByteSet)
         /// Try the first target, and on failure the second.
-        case split(Int, Int)
-        case jump(Int)
+        case split(Int32, Int32)
+        /// `split` whose first target has a `BranchGuard` (by its index), which says when trying it must fail.
+        case guardedSplit(Int32, Int32, Int32)
+        case jump(Int32)
         /// Record the position in a capture slot.
-        case save(Int)
+        case save(Int32)
         /// Succeed when the whole text was taken.
         case match
     }
@@ -55,19 +65,30 @@ struct BytePattern: Sendable {
     /// The number of capture groups, as ICU counts them.
     let groupCount: Int
     private let program: [Instruction]
-    private let sets: [ByteSet]
+    private let guards: [BranchGuard]
+    /// How many branches have a guard.
+    var guardCount: Int { guards.count }
+    /// Whether the program has no branch (`\d{5}`, `9[78][01]\d{2}`): it then runs straight through, without a
+    /// backtracking stack or a step count.
+    private let isStraight: Bool
+    /// A straight program as what it is: the set of each byte in turn, and the capture slots with the number of
+    /// bytes taken when each is saved.
+    private let straightSets: [ByteSet]
+    private let straightSaves: [(slot: Int32, position: Int32)]
 
     /// The most instructions a program may have, the most repetitions a count may ask, the most steps one match may
     /// take and the most backtracking entries it may hold: beyond them ICU answers. A real postal code takes a few
-    /// hundred steps; the limits stay far below ICU's own (50,000 operations, a 64 KB stack), so whatever ICU would
-    /// stop at its limit reaches ICU.
+    /// dozen steps and entries; the limits stay far below ICU's own (50,000 operations, a 64 KB stack), so whatever
+    /// ICU would stop at its limit reaches ICU. 128 entries of 8 bytes are 1 KB, which the standard library puts on
+    /// the stack without asking the runtime (a larger buffer is a heap allocation per match).
     private static let maximumProgram = 4096
     private static let maximumCount = 64
     private static let maximumSteps = 4096
-    private static let maximumStack = 256
+    private static let maximumStack = 128
 
-    /// Compiles `pattern`, or nil when it uses anything this matcher does not cover.
-    init?(_ pattern: String) {
+    /// Compiles `pattern`, or nil when it uses anything this matcher does not cover; without `guarded`, every branch
+    /// is tried as the plain backtracker tries it (what the guards must not change, for tests).
+    init?(_ pattern: String, guarded: Bool = true) {
         var parser = Parser(bytes: Array(pattern.utf8))
         guard let node = parser.parseAlternation(), parser.index == parser.bytes.count else { return nil }
         var emitter = Emitter()
@@ -77,8 +98,99 @@ struct BytePattern: Sendable {
         emitter.emit(.match)
         guard emitter.program.count <= Self.maximumProgram else { return nil }
         groupCount = parser.groupCount
-        program = emitter.program
-        sets = emitter.sets
+        isStraight = emitter.program.allSatisfy {
+            switch $0 {
+            case .split, .guardedSplit, .jump: false
+            case .accept, .save, .match: true
+            }
+        }
+        var straightSets: [ByteSet] = []
+        var straightSaves: [(slot: Int32, position: Int32)] = []
+        for instruction in emitter.program where isStraight {
+            switch instruction {
+            case .accept(let set): straightSets.append(set)
+            case .save(let slot): straightSaves.append((slot, Int32(straightSets.count)))
+            case .match, .split, .guardedSplit, .jump: break
+            }
+        }
+        self.straightSets = straightSets
+        self.straightSaves = straightSaves
+        var analysis = BranchAnalysis(program: emitter.program)
+        var program = emitter.program
+        var guards: [BranchGuard] = []
+        for (pc, instruction) in program.enumerated() where guarded {
+            guard case .split(let first, let second) = instruction, let branch = analysis.guard(at: Int(first)) else {
+                continue
+            }
+            program[pc] = .guardedSplit(first, second, Int32(guards.count))
+            guards.append(branch)
+        }
+        self.program = program
+        self.guards = guards
+    }
+
+    /// When trying a branch must fail, decided by the next byte: it takes no byte outside `first`, and at the end of
+    /// the text it fails unless it `reachesMatch` without taking one. The plain backtracker would still try it, in
+    /// `steps` steps holding at most `growth` more backtracking entries; `run` skips it and counts the same, so the
+    /// limits stop exactly the matches they stopped before.
+    private struct BranchGuard: Sendable {
+        var first = ByteSet()
+        var reachesMatch = false
+        var steps = 0
+        var growth = 0
+    }
+
+    /// The `BranchGuard` of each instruction, as the closure of the instructions that take no byte from it; nil where
+    /// that closure has a loop (the backtracker then runs until its step limit) or nests past `maximumNesting`.
+    private struct BranchAnalysis {
+        let program: [Instruction]
+        private var known: [Int: BranchGuard?] = [:]
+        private var open: Set<Int> = []
+        private static let maximumNesting = 256
+
+        init(program: [Instruction]) {
+            self.program = program
+        }
+
+        mutating func `guard`(at pc: Int) -> BranchGuard? {
+            if let found = known[pc] { return found }
+            guard !open.contains(pc), open.count < Self.maximumNesting, pc >= 0, pc < program.count else { return nil }
+            open.insert(pc)
+            var result: BranchGuard?
+            switch program[pc] {
+            case .accept(let set):
+                result = BranchGuard(first: set, reachesMatch: false, steps: 1, growth: 0)
+            case .match:
+                result = BranchGuard(first: ByteSet(), reachesMatch: true, steps: 1, growth: 0)
+            case .save:
+                result = self.guard(at: pc + 1).map { next in
+                    BranchGuard(
+                        first: next.first, reachesMatch: next.reachesMatch, steps: Self.capped(1 + next.steps),
+                        growth: Self.capped(1 + next.growth))
+                }
+            case .jump(let target):
+                result = self.guard(at: Int(target)).map { next in
+                    BranchGuard(
+                        first: next.first, reachesMatch: next.reachesMatch, steps: Self.capped(1 + next.steps),
+                        growth: next.growth)
+                }
+            case .split(let first, let second), .guardedSplit(let first, let second, _):
+                if let one = self.guard(at: Int(first)), let other = self.guard(at: Int(second)) {
+                    result = BranchGuard(
+                        first: ByteSet(low: one.first.low | other.first.low, high: one.first.high | other.first.high),
+                        reachesMatch: one.reachesMatch || other.reachesMatch,
+                        steps: Self.capped(1 + one.steps + other.steps), growth: max(1 + one.growth, other.growth))
+                }
+            }
+            open.remove(pc)
+            known[pc] = .some(result)
+            return result
+        }
+
+        /// Counts past both limits say the same as the limits themselves.
+        private static func capped(_ count: Int) -> Int {
+            min(count, max(BytePattern.maximumSteps, BytePattern.maximumStack) + 1)
+        }
     }
 
     /// The whole-text match of `text` as `CompiledPattern.wholeMatch` reports it, or nil when ICU must answer (a
@@ -108,20 +220,34 @@ struct BytePattern: Sendable {
     /// end byte offset, -1 for a group that took no part) filled, false on no match, nil when ICU must answer.
     func wholeMatch(_ utf8: UnsafeBufferPointer<UInt8>, slots: UnsafeMutableBufferPointer<Int32>) -> Bool? {
         if utf8.contains(where: { $0 >= 0x80 }) { return nil }
-        slots.initialize(repeating: -1)
-        return run(utf8, slots)
+        return wholeMatch(ascii: utf8, slots: slots)
     }
 
-    /// Runs the program over the whole text: true on a match (with `slots` filled), false on none, nil past a limit.
-    private func run(_ text: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<Int32>) -> Bool? {
-        program.withUnsafeBufferPointer { program in
-            sets.withUnsafeBufferPointer { sets in run(text, slots, program: program, sets: sets) }
+    /// `wholeMatch(_:slots:)` for text the caller has found to be ASCII.
+    func wholeMatch(ascii text: UnsafeBufferPointer<UInt8>, slots: UnsafeMutableBufferPointer<Int32>) -> Bool? {
+        slots.initialize(repeating: -1)
+        if isStraight { return runStraight(text, slots) }
+        return program.withUnsafeBufferPointer { program in
+            guards.withUnsafeBufferPointer { guards in run(text, slots, program: program, guards: guards) }
         }
+    }
+
+    /// `run` for a program without branches: its one path takes one byte per set, so it matches a text exactly as
+    /// long with each byte in its set, and then every save happens at its fixed position.
+    private func runStraight(_ text: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<Int32>) -> Bool {
+        guard text.count == straightSets.count else { return false }
+        let matched = straightSets.withUnsafeBufferPointer { sets in
+            for index in 0..<text.count where !sets[index].containsASCII(text[index]) { return false }
+            return true
+        }
+        guard matched else { return false }
+        for save in straightSaves { slots[Int(save.slot)] = save.position }
+        return true
     }
 
     private func run(
         _ text: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<Int32>,
-        program: UnsafeBufferPointer<Instruction>, sets: UnsafeBufferPointer<ByteSet>
+        program: UnsafeBufferPointer<Instruction>, guards: UnsafeBufferPointer<BranchGuard>
     ) -> Bool? {
         // Each entry is a branch to resume (pc, position) or a capture to restore (-1 - slot, old value).
         withUnsafeTemporaryAllocation(of: (Int32, Int32).self, capacity: Self.maximumStack) { stack -> Bool? in
@@ -135,25 +261,41 @@ struct BytePattern: Sendable {
                 var failed = false
                 switch program[pc] {
                 case .accept(let set):
-                    if position < text.count && sets[set].contains(text[position]) {
-                        position += 1
-                        pc += 1
+                    if position < text.count && set.containsASCII(text[position]) {
+                        position &+= 1
+                        pc &+= 1
                     } else {
                         failed = true
                     }
                 case .split(let first, let second):
                     guard depth < Self.maximumStack else { return nil }
-                    stack[depth] = (Int32(second), Int32(position))
-                    depth += 1
-                    pc = first
+                    stack[depth] = (second, Int32(truncatingIfNeeded: position))
+                    depth &+= 1
+                    pc = Int(first)
+                case .guardedSplit(let first, let second, let index):
+                    let branch = guards[Int(index)]
+                    let fails =
+                        position < text.count ? !branch.first.containsASCII(text[position]) : !branch.reachesMatch
+                    guard fails else {
+                        guard depth < Self.maximumStack else { return nil }
+                        stack[depth] = (second, Int32(truncatingIfNeeded: position))
+                        depth &+= 1
+                        pc = Int(first)
+                        continue
+                    }
+                    // As if `first` was pushed, tried and failed: the same steps and backtracking entries.
+                    guard depth &+ branch.growth < Self.maximumStack else { return nil }
+                    steps &+= branch.steps
+                    if steps > Self.maximumSteps { return nil }
+                    pc = Int(second)
                 case .jump(let target):
-                    pc = target
+                    pc = Int(target)
                 case .save(let slot):
                     guard depth < Self.maximumStack else { return nil }
-                    stack[depth] = (Int32(-1 - slot), slots[slot])
-                    depth += 1
-                    slots[slot] = Int32(position)
-                    pc += 1
+                    stack[depth] = (-1 - slot, slots[Int(slot)])
+                    depth &+= 1
+                    slots[Int(slot)] = Int32(truncatingIfNeeded: position)
+                    pc &+= 1
                 case .match:
                     if position == text.count { return true }
                     failed = true
@@ -375,7 +517,6 @@ struct BytePattern: Sendable {
     /// Lays a tree out as a program; stops growing once past `maximumProgram`, which the caller then refuses.
     private struct Emitter {
         var program: [Instruction] = []
-        var sets: [ByteSet] = []
 
         mutating func emit(_ instruction: Instruction) {
             program.append(instruction)
@@ -385,12 +526,7 @@ struct BytePattern: Sendable {
             guard program.count <= BytePattern.maximumProgram else { return }
             switch node {
             case .bytes(let set):
-                if let existing = sets.firstIndex(of: set) {
-                    emit(.accept(existing))
-                } else {
-                    sets.append(set)
-                    emit(.accept(sets.count - 1))
-                }
+                emit(.accept(set))
             case .sequence(let items):
                 for item in items { emit(item) }
             case .alternation(let branches):
@@ -400,18 +536,18 @@ struct BytePattern: Sendable {
                         emit(branch)
                     } else {
                         let split = program.count
-                        emit(.split(split + 1, -1))
+                        emit(.split(Int32(split + 1), -1))
                         emit(branch)
                         exits.append(program.count)
                         emit(.jump(-1))
-                        program[split] = .split(split + 1, program.count)
+                        program[split] = .split(Int32(split + 1), Int32(program.count))
                     }
                 }
-                for exit in exits { program[exit] = .jump(program.count) }
+                for exit in exits { program[exit] = .jump(Int32(program.count)) }
             case .group(let index, let inner):
-                if let index { emit(.save(2 * index)) }
+                if let index { emit(.save(Int32(2 * index))) }
                 emit(inner)
-                if let index { emit(.save(2 * index + 1)) }
+                if let index { emit(.save(Int32(2 * index + 1))) }
             case .repeated(let atom, let minimum, let maximum):
                 for _ in 0..<minimum { emit(atom) }
                 if let maximum {
@@ -419,16 +555,16 @@ struct BytePattern: Sendable {
                     var splits: [Int] = []
                     for _ in minimum..<maximum {
                         splits.append(program.count)
-                        emit(.split(program.count + 1, -1))
+                        emit(.split(Int32(program.count + 1), -1))
                         emit(atom)
                     }
-                    for split in splits { program[split] = .split(split + 1, program.count) }
+                    for split in splits { program[split] = .split(Int32(split + 1), Int32(program.count)) }
                 } else {
                     let loop = program.count
-                    emit(.split(loop + 1, -1))
+                    emit(.split(Int32(loop + 1), -1))
                     emit(atom)
-                    emit(.jump(loop))
-                    program[loop] = .split(loop + 1, program.count)
+                    emit(.jump(Int32(loop)))
+                    program[loop] = .split(Int32(loop + 1), Int32(program.count))
                 }
             }
         }

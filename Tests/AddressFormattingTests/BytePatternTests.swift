@@ -135,3 +135,62 @@ import Testing
         #expect(costly.bytePattern?.wholeMatch("AB1") == costly.icuWholeMatch("AB1"))
     }
 }
+
+/// The branch guards skip a branch only where trying it must fail, and count its steps and backtracking entries as
+/// if it had been tried: with and without them a match gives the same answer, the same groups, and stops at a limit
+/// on the same texts (the plain backtracker is what the ICU differential tests above hold to ICU).
+@Suite struct BranchGuardTests {
+    static let patterns =
+        BytePatternTests.shipped.map(\.pattern) + [
+            "(a|ab)(c|bcd)(d*)", "(?:(a)|b)*c?", "x{2,}y", "(x*)(x+)", "a|b|c|", "(?:ab|a)(?:bc|c)?", "(a?)*b",
+            "(?:)*a", "(|a)+b", "(?:x?){3}y", "((a)|(b))*", "[A-Z]*[A-Z]*[A-Z]*[A-Z]*[0-9]",
+            String(repeating: "(?:a|b)?", count: 40) + "c",
+        ] + (3...10).map { String(repeating: "[A-Z]*", count: $0) + "[0-9]" }
+        + (2...8).map { String(repeating: "[A-Z]*AB", count: $0) + "[0-9]" }
+
+    @Test func guardsChangeNoAnswerGroupOrLimit() throws {
+        var generator = BytePatternTests.Generator(state: 5)
+        let letters = Array("abcdxyABCXYZ0129- ")
+        var guardedBranches = 0
+        for pattern in Self.patterns {
+            let guarded = try #require(BytePattern(pattern), "\(pattern)")
+            let plain = try #require(BytePattern(pattern, guarded: false), "\(pattern)")
+            if guarded.guardCount > 0 { guardedBranches += 1 }
+            #expect(plain.guardCount == 0)
+            var samples = ["", "a", "ab", String(repeating: "ABCDEFGH", count: 4), String(repeating: "ab", count: 16)]
+            samples += BytePatternTests.samples(example: nil, count: 0, seed: 1)
+            // Runs of letters that fail at the end, some just within the step limit and some just past it.
+            samples += (1...32).flatMap {
+                [String(repeating: "A", count: $0) + "-", String(repeating: "ab", count: $0)]
+            }
+            samples += (1...16).map { String(repeating: "AB", count: $0) + "-" }
+            for _ in 0..<300 {
+                samples.append(String((0..<generator.next(14)).map { _ in letters[generator.next(letters.count)] }))
+            }
+            let slotCount = 2 * (guarded.groupCount + 1)
+            for sample in samples {
+                var text = sample
+                text.withUTF8 { utf8 in
+                    var first = [Int32](repeating: 0, count: slotCount)
+                    var second = [Int32](repeating: 0, count: slotCount)
+                    let answer = first.withUnsafeMutableBufferPointer { guarded.wholeMatch(utf8, slots: $0) }
+                    let expected = second.withUnsafeMutableBufferPointer { plain.wholeMatch(utf8, slots: $0) }
+                    #expect(answer == expected, "\(pattern) on \"\(sample)\"")
+                    if answer == true { #expect(first == second, "\(pattern) on \"\(sample)\"") }
+                }
+            }
+        }
+        #expect(guardedBranches > 20)
+    }
+
+    /// A loop whose body can take nothing runs until the step limit, so it is left to ICU; what the matcher does
+    /// answer for such a pattern is ICU's answer.
+    @Test(arguments: ["(a?)*b", "(?:)*a", "(|a)+b", "((a)|(b))*"])
+    func aLoopThatTakesNothingIsAnsweredAsICUAnswers(pattern: String) throws {
+        let compiled = try BytePatternTests.compile(pattern)
+        let bytes = try #require(compiled.bytePattern)
+        for sample in ["", "a", "b", "ab", "aab", "ba", "abab", "c"] {
+            if let answer = bytes.wholeMatch(sample) { #expect(answer == compiled.icuWholeMatch(sample), "\(sample)") }
+        }
+    }
+}
