@@ -305,14 +305,24 @@ final class AddressRenderer: Sendable {
                 continue
             }
             if field == .postalCode, let rule = format.postalCode {
-                if let normalized = rule.normalize(value.string) {
-                    input.values[field] = .string(normalized)
+                // The shown code is the entered value itself (most are), another text, or nil: a warning.
+                let shown = value.withUTF8 { entered in
+                    rule.withNormalized(utf8: entered) { code -> EnteredText? in
+                        guard let code else { return nil }
+                        guard code.count == entered.count, code.hasSameBytes(as: entered) else {
+                            return .string(String(decoding: code, as: UTF8.self))
+                        }
+                        return value
+                    }
+                }
+                if let shown {
+                    input.values[field] = shown
                 } else {
                     warnings |= 1 << field.ordinal
                 }
             }
             if field == .region, let regions = format.regions {
-                if let code = regions.code(for: value.string) {
+                if let code = value.withUTF8({ regions.code(utf8: $0) }) {
                     input.values[field] = .string(code)
                 } else {
                     warnings |= 1 << field.ordinal
