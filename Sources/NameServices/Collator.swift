@@ -21,13 +21,25 @@ final class Collator: @unchecked Sendable {
         fmt_collator_close(handle)
     }
 
-    /// Compares two UTF-8 strings in place: negative, zero or positive.
-    func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int32 {
-        a.withMemoryRebound(to: CChar.self) { a in
-            b.withMemoryRebound(to: CChar.self) { b in
-                fmt_collator_compare(handle, a.baseAddress, Int32(a.count), b.baseAddress, Int32(b.count))
-            }
+    /// A UTF-8 string lent for comparing, its length checked against ICU's `int32_t` once rather than at every
+    /// comparison it takes part in.
+    struct Text {
+        let start: UnsafePointer<UInt8>?
+        let count: Int32
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            start = bytes.baseAddress
+            count = Int32(bytes.count)
         }
+
+        var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: Int(count)) }
+    }
+
+    /// Compares two UTF-8 strings in place: negative, zero or positive.
+    @inline(__always)
+    func compare(_ a: Text, _ b: Text) -> Int32 {
+        fmt_collator_compare(
+            handle, UnsafePointer(OpaquePointer(a.start)), a.count, UnsafePointer(OpaquePointer(b.start)), b.count)
     }
 
     /// Compares two UTF-8 strings: negative, zero or positive.

@@ -9,16 +9,20 @@ final class CollatorsByText: Sendable {
     static let longestKey = 128
 
     private let table: Mutex<Table>
+    /// The per-process basis of the keys' hashes, so a client cannot aim texts at one slot.
+    private let seed: UInt64
 
     init(limit: Int = 256) {
-        table = Mutex(Table(limit: max(1, limit), seed: UInt64.random(in: 0...UInt64.max)))
+        seed = UInt64.random(in: 0...UInt64.max)
+        table = Mutex(Table(limit: max(1, limit)))
     }
 
     /// The collator remembered for `text` (nil for an absent `locale`), or nil.
     func collator(for text: UnsafeBufferPointer<UInt8>?) -> Collator? {
         guard let text else { return table.withLock { $0.absent } }
         guard text.count <= Self.longestKey else { return nil }
-        return table.withLock { $0.find(text) }
+        let key = Key(text, seed: seed)
+        return table.withLock { $0.find(key, text) }
     }
 
     /// Remembers `collator` for `text`; the first one stored for a text wins, and is returned.
@@ -31,7 +35,8 @@ final class CollatorsByText: Sendable {
             }
         }
         guard text.count <= Self.longestKey else { return collator }
-        return table.withLock { $0.insert(collator, for: text) }
+        let key = Key(text, seed: seed)
+        return table.withLock { $0.insert(collator, key, text) }
     }
 
     /// How many texts are remembered (the absent `locale` included).
@@ -39,76 +44,109 @@ final class CollatorsByText: Sendable {
         table.withLock { $0.count + ($0.absent == nil ? 0 : 1) }
     }
 
-    /// An open-addressed table with linear probing, twice as many slots as entries, keys' bytes in one pool.
+    /// A text's first 16 bytes packed in two words (so most tags compare in two), its length and its hash.
+    struct Key {
+        /// How many bytes `low` and `high` hold; a longer text's other bytes are compared where the table keeps them.
+        static let packed = 16
+
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        let count: Int
+        /// Never 0, which marks an empty slot.
+        let hash: UInt64
+
+        /// For a given length the packing is one to one: 8 to 16 bytes are two overlapping 8-byte words, 4 to 7 two
+        /// overlapping 4-byte halves of `low`, fewer are `low`'s bytes one by one.
+        init(_ text: UnsafeBufferPointer<UInt8>, seed: UInt64) {
+            count = text.count
+            if let base = text.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                if count >= 8 {
+                    low = raw.loadUnaligned(as: UInt64.self)
+                    high = raw.loadUnaligned(fromByteOffset: min(count, Self.packed) &- 8, as: UInt64.self)
+                } else if count >= 4 {
+                    low =
+                        UInt64(raw.loadUnaligned(as: UInt32.self))
+                        | UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)) &<< 32
+                } else {
+                    for offset in 0..<count { low |= UInt64(base[offset]) &<< UInt64(truncatingIfNeeded: offset &* 8) }
+                }
+            }
+            var hash = (low ^ seed) &* 0x9E37_79B9_7F4A_7C15
+            hash = (hash ^ (hash &>> 32) ^ high ^ UInt64(truncatingIfNeeded: count) &<< 56) &* 0xBF58_476D_1CE4_E5B9
+            if count > Self.packed {
+                for offset in Self.packed..<count { hash = (hash ^ UInt64(text[offset])) &* 0x0000_0100_0000_01B3 }
+            }
+            self.hash = (hash ^ (hash &>> 31)) | 1
+        }
+    }
+
+    /// An open-addressed table with linear probing, twice as many slots as entries; the bytes of texts longer than
+    /// `Key.packed` past their packed ones in one pool.
     private struct Table: ~Copyable {
+        struct Slot {
+            var hash: UInt64 = 0
+            var low: UInt64 = 0
+            var high: UInt64 = 0
+            var count: Int32 = 0
+            var poolStart: Int32 = 0
+        }
+
         let limit: Int
-        let seed: UInt64
         var absent: Collator?
         var count = 0
-        /// A slot's key hash with the low bit set, 0 when the slot is empty.
-        var hashes: [UInt64]
-        var keyStarts: [Int32]
-        var keyCounts: [Int32]
+        var slots: [Slot]
         var values: [Collator?]
         var pool: [UInt8] = []
 
-        init(limit: Int, seed: UInt64) {
+        init(limit: Int) {
             self.limit = limit
-            self.seed = seed
             var slots = 2
             while slots < 2 * limit { slots *= 2 }
-            hashes = Array(repeating: 0, count: slots)
-            keyStarts = Array(repeating: 0, count: slots)
-            keyCounts = Array(repeating: 0, count: slots)
+            self.slots = Array(repeating: Slot(), count: slots)
             values = Array(repeating: nil, count: slots)
         }
 
-        /// FNV-1a over the bytes from a per-process basis, low bit set so no key hashes to "empty".
-        func hash(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
-            var hash = seed ^ 0xCBF2_9CE4_8422_2325
-            for byte in text { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-            return hash | 1
-        }
-
-        func keyEquals(_ slot: Int, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard Int(keyCounts[slot]) == text.count else { return false }
+        func matches(_ slot: Slot, _ key: Key, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard slot.hash == key.hash, slot.low == key.low, slot.high == key.high, Int(slot.count) == key.count
+            else { return false }
+            guard key.count > Key.packed else { return true }
             return pool.withUnsafeBufferPointer { pool in
-                UnsafeBufferPointer(rebasing: pool[Int(keyStarts[slot])..<Int(keyStarts[slot]) + text.count])
-                    .hasSameBytes(as: text)
+                let start = Int(slot.poolStart)
+                return UnsafeBufferPointer(rebasing: pool[start..<start + key.count - Key.packed])
+                    .hasSameBytes(as: UnsafeBufferPointer(rebasing: text[Key.packed...]))
             }
         }
 
-        func find(_ text: UnsafeBufferPointer<UInt8>) -> Collator? {
-            let hash = hash(text)
-            let mask = hashes.count - 1
-            var slot = Int(truncatingIfNeeded: hash) & mask
-            while hashes[slot] != 0 {
-                if hashes[slot] == hash && keyEquals(slot, text) { return values[slot] }
-                slot = (slot + 1) & mask
+        func find(_ key: Key, _ text: UnsafeBufferPointer<UInt8>) -> Collator? {
+            let mask = slots.count &- 1
+            var index = Int(truncatingIfNeeded: key.hash) & mask
+            while true {
+                let slot = slots[index]
+                if slot.hash == 0 { return nil }
+                if matches(slot, key, text) { return values[index] }
+                index = (index &+ 1) & mask
             }
-            return nil
         }
 
-        mutating func insert(_ collator: Collator, for text: UnsafeBufferPointer<UInt8>) -> Collator {
-            if let raced = find(text) { return raced }
+        mutating func insert(_ collator: Collator, _ key: Key, _ text: UnsafeBufferPointer<UInt8>) -> Collator {
+            if let raced = find(key, text) { return raced }
             if count >= limit { removeAll() }
-            let hash = hash(text)
-            let mask = hashes.count - 1
-            var slot = Int(truncatingIfNeeded: hash) & mask
-            while hashes[slot] != 0 { slot = (slot + 1) & mask }
-            hashes[slot] = hash
-            keyStarts[slot] = Int32(pool.count)
-            keyCounts[slot] = Int32(text.count)
-            values[slot] = collator
-            pool.append(contentsOf: text)
+            let mask = slots.count &- 1
+            var index = Int(truncatingIfNeeded: key.hash) & mask
+            while slots[index].hash != 0 { index = (index &+ 1) & mask }
+            slots[index] = Slot(
+                hash: key.hash, low: key.low, high: key.high, count: Int32(key.count), poolStart: Int32(pool.count))
+            values[index] = collator
+            if key.count > Key.packed { pool.append(contentsOf: text[Key.packed...]) }
             count += 1
             return collator
         }
 
         mutating func removeAll() {
-            for slot in hashes.indices {
-                hashes[slot] = 0
-                values[slot] = nil
+            for index in slots.indices {
+                slots[index] = Slot()
+                values[index] = nil
             }
             pool.removeAll(keepingCapacity: true)
             count = 0

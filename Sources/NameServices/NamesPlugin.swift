@@ -87,73 +87,98 @@ public struct NamesPlugin: FormatterPlugin {
         let collator = try collator(for: request)
         let sorted: Void? = try request.withUTF8Strings("names") { (names) throws(CoreError) -> Void in
             try Self.checkCount(names.count)
-            let count = names.count
-            // Each name's bytes found once, so a comparison reads two of them straight from here.
-            withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: max(1, count)) { views in
-                for index in 0..<count { views[index] = names[index] }
-                let views = UnsafeBufferPointer(rebasing: views[0..<count])
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, 2 * count)) { storage in
-                    let order = UnsafeMutableBufferPointer(rebasing: storage[0..<count])
-                    for index in 0..<count { order[index] = Int32(index) }
-                    let scratch = UnsafeMutableBufferPointer(rebasing: storage[count...])
-                    IndexSort.sort(order, scratch: scratch) { a, b in
-                        let result = collator.compare(views[Int(a)], views[Int(b)])
-                        return result != 0 ? result < 0 : a < b
-                    }
-                    Self.appendSorted(views, in: UnsafeBufferPointer(order), to: &response)
-                }
-            }
+            Self.sort(names, by: collator, into: &response)
         }
         guard sorted != nil else {
             throw CoreError.invalidField("names", message: "The field \"names\" is required.")
         }
     }
 
-    /// `"sorted":[…],"order":[…]`: the names in `order`, as the request spelled them (escaped where they need it),
-    /// and the indices, put together in one buffer and appended to the response at once.
+    /// Sorts `names` by `collator` (ties by index) and appends `"sorted"` and `"order"`.
+    private static func sort(_ names: UTF8Strings, by collator: Collator, into response: inout ResponseWriter) {
+        let count = names.count
+        // Each name's bytes found once, so a comparison reads two of them straight from here; the escape check and
+        // the answer's length are taken on the way.
+        withUnsafeTemporaryAllocation(of: Collator.Text.self, capacity: max(1, count)) { texts in
+            var escapes: UInt64 = 0
+            var bytes = 0
+            for index in 0..<count {
+                let name = names[index]
+                texts.initializeElement(at: index, to: Collator.Text(name))
+                escapes |= JSONWriter.escapeFlags(of: name)
+                bytes &+= name.count
+            }
+            let texts = UnsafePointer(texts.baseAddress!)
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, 2 * count)) { storage in
+                let order = UnsafeMutableBufferPointer(rebasing: storage[0..<count])
+                for index in 0..<count { order[index] = Int32(truncatingIfNeeded: index) }
+                let scratch = UnsafeMutableBufferPointer(rebasing: storage[count...])
+                IndexSort.sort(order, scratch: scratch) { a, b in
+                    let result = collator.compare(texts[Int(a)], texts[Int(b)])
+                    return result != 0 ? result < 0 : a < b
+                }
+                appendSorted(
+                    UnsafeBufferPointer(start: texts, count: count), in: UnsafeBufferPointer(order), bytes: bytes,
+                    escaped: escapes != 0, to: &response)
+            }
+        }
+    }
+
+    /// `"sorted":[…],"order":[…]`: the names in `order`, as the request spelled them (escaped where they need it,
+    /// which only a name with `escaped` can), and the indices, put together in one buffer and appended at once.
+    /// `bytes` is the names' total length.
+    @inline(__always)
     private static func appendSorted(
-        _ names: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>, in order: UnsafeBufferPointer<Int32>,
-        to response: inout ResponseWriter
+        _ names: UnsafeBufferPointer<Collator.Text>, in order: UnsafeBufferPointer<Int32>, bytes nameBytes: Int,
+        escaped: Bool, to response: inout ResponseWriter
     ) {
         // Quotes and a comma per name, five digits and a comma per index (at most `maximumNames` names).
-        var capacity = 32 &+ 9 &* order.count
-        for index in 0..<names.count { capacity &+= names[index].count }
+        let capacity = 32 &+ nameBytes &+ 9 &* order.count
+        // Below ten names every index is one digit.
+        let oneDigit = order.count <= 10
         response.appendEncodedMembers { bytes, afterMembers in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
                 let out = buffer.baseAddress!
                 var count = 0
                 func write(_ literal: StaticString) {
-                    (out + count).update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
+                    (out + count).copyShort(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
                     count &+= literal.utf8CodeUnitCount
                 }
                 if afterMembers { write(",") }
                 write(#""sorted":["#)
+                // Each element is followed by a comma; the last one's becomes the closing bracket.
                 for position in 0..<order.count {
-                    if position > 0 {
-                        out[count] = UInt8(ascii: ",")
-                        count &+= 1
-                    }
-                    let name = names[Int(order[position])]
-                    if JSONWriter.needsNoEscape(name) {
+                    let name = names[Int(order[position])].bytes
+                    if !escaped || JSONWriter.needsNoEscape(name) {
                         out[count] = UInt8(ascii: "\"")
                         (out + (count &+ 1)).copyShort(from: name)
-                        out[count &+ 1 &+ name.count] = UInt8(ascii: "\"")
-                        count &+= name.count &+ 2
+                        count &+= name.count &+ 1
+                        out[count] = UInt8(ascii: "\"")
+                        out[count &+ 1] = UInt8(ascii: ",")
+                        count &+= 2
                     } else {
                         bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: count))
                         count = 0
                         JSONWriter.appendString(utf8: name, to: &bytes)
+                        out[0] = UInt8(ascii: ",")
+                        count = 1
                     }
                 }
+                if order.isEmpty { count &+= 1 }
+                count &-= 1
                 write(#"],"order":["#)
                 for position in 0..<order.count {
-                    if position > 0 {
-                        out[count] = UInt8(ascii: ",")
+                    if oneDigit {
+                        out[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: order[position])
                         count &+= 1
+                    } else {
+                        count &+= PlainText.writeDecimal(UInt32(order[position]), to: out + count)
                     }
-                    count &+= PlainText.writeDecimal(UInt32(order[position]), to: out + count)
+                    out[count] = UInt8(ascii: ",")
+                    count &+= 1
                 }
-                write("]")
+                if order.isEmpty { count &+= 1 }
+                out[count &- 1] = UInt8(ascii: "]")
                 bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: count))
             }
         }
@@ -182,31 +207,20 @@ public struct NamesPlugin: FormatterPlugin {
     /// The collator of the request's `locale`, found by the text's bytes where it lies in the line; a `locale` of
     /// another type (a priority list) is resolved every time.
     private func collator(for request: RequestFields) throws -> Collator {
-        let found: CollatorLookup
+        let found: Collator??
         do {
-            found =
-                try request.withUTF8("locale") { text in
-                    collatorsByText.collator(for: text).map(CollatorLookup.found) ?? .missing(Array(text))
-                } ?? (collatorsByText.collator(for: nil).map(CollatorLookup.found) ?? .missingAbsent)
+            found = try request.withUTF8("locale") { collatorsByText.collator(for: $0) }
         } catch {
             return try openCollator(for: request)
         }
         switch found {
-        case .found(let collator):
-            return collator
-        case .missing(let text):
-            let collator = try openCollator(for: request)
-            return text.withUnsafeBufferPointer { collatorsByText.remember(collator, for: $0) }
-        case .missingAbsent:
-            return collatorsByText.remember(try openCollator(for: request), for: nil)
+        case .some(.some(let collator)): return collator
+        case .some(.none): break
+        case .none: if let collator = collatorsByText.collator(for: nil) { return collator }
         }
-    }
-
-    /// What a lookup by the `locale` text found: the collator, or the text (a copy) to remember one for.
-    private enum CollatorLookup {
-        case found(Collator)
-        case missing([UInt8])
-        case missingAbsent
+        let collator = try openCollator(for: request)
+        let remembered = try request.withUTF8("locale") { collatorsByText.remember(collator, for: $0) }
+        return remembered ?? collatorsByText.remember(collator, for: nil)
     }
 
     /// The collator of the request's resolved tag, shared by every text that resolves to it.

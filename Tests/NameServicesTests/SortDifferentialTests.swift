@@ -136,6 +136,37 @@ import Testing
         #expect(bytes("fr").withUnsafeBufferPointer { table.collator(for: $0) } === dutch)
     }
 
+    /// A text's first 16 bytes are packed in two words (overlapping ones below 16 bytes) and the rest kept aside: a
+    /// change of any one byte, at any length on either side of the packing's edges, is another text.
+    @Test func everyByteOfARememberedTextTellsItApart() throws {
+        let table = CollatorsByText(limit: 10_000)
+        let swedish = try #require(Collator(tag: "sv"))
+        let dutch = try #require(Collator(tag: "nl"))
+        var remembered: [[UInt8]: Collator] = [:]
+        var others: [[UInt8]] = []
+        for length in 0...40 {
+            let base = (0..<length).map { UInt8(truncatingIfNeeded: 0x61 + $0 % 26) }
+            remembered[base] = base.withUnsafeBufferPointer { table.remember(swedish, for: $0) }
+            others.append(base + [0])
+            for position in 0..<length {
+                var variant = base
+                variant[position] ^= 0x20
+                if position.isMultiple(of: 2) {
+                    remembered[variant] = variant.withUnsafeBufferPointer { table.remember(dutch, for: $0) }
+                } else {
+                    others.append(variant)
+                }
+            }
+        }
+        for (text, collator) in remembered {
+            #expect(text.withUnsafeBufferPointer { table.collator(for: $0) } === collator, "\(text)")
+        }
+        for text in others {
+            #expect(text.withUnsafeBufferPointer { table.collator(for: $0) } == nil, "\(text)")
+        }
+        #expect(table.count == remembered.count)
+    }
+
     @Test func theIndexSortOrdersEveryPermutationOfSmallListsAndLongRandomOnes() {
         func check(_ keys: [Int]) {
             let sorted = withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, 2 * keys.count)) { storage in
