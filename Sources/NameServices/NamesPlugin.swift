@@ -18,8 +18,10 @@ public struct NamesPlugin: FormatterPlugin {
     /// Collators by the request's `locale` text (its bytes; nil when absent), so a request neither resolves the tag
     /// nor spells it again to find its collator. Bounded as `collators` is, since the text is the client's: at most
     /// twice that many collators stay open.
-    private let collatorsByText = CollatorsByText(limit: 256)
+    private let collatorsByText = ByLocaleText<Collator>(limit: 256)
     private let pluralRules = TagCache<PluralRules> { PluralRules(tag: $0) }
+    /// Plural rules by the request's `locale` text, as `collatorsByText` holds collators.
+    private let pluralRulesByText = ByLocaleText<PluralRules>(limit: 256)
     private let catalogue: MessageCatalogue
     /// The longest key in bytes: a longer `key` names no message, and is refused before it is hashed.
     private let longestKey: Int
@@ -204,32 +206,37 @@ public struct NamesPlugin: FormatterPlugin {
         }
     }
 
-    /// The collator of the request's `locale`, found by the text's bytes where it lies in the line; a `locale` of
-    /// another type (a priority list) is resolved every time.
+    /// The collator of the request's `locale`, found by the text's bytes where it lies in the line.
     private func collator(for request: RequestFields) throws -> Collator {
-        let found: Collator??
-        do {
-            found = try request.withUTF8("locale") { collatorsByText.collator(for: $0) }
-        } catch {
-            return try openCollator(for: request)
+        try Self.value(in: collatorsByText, for: request) {
+            let tag = try request.locale(resolver).requested.description
+            guard let collator = collators.value(for: tag) else {
+                throw CoreError.invalidField("locale", message: "ICU has no collator for \"\(tag)\".")
+            }
+            return collator
         }
-        switch found {
-        case .some(.some(let collator)): return collator
-        case .some(.none): break
-        case .none: if let collator = collatorsByText.collator(for: nil) { return collator }
-        }
-        let collator = try openCollator(for: request)
-        let remembered = try request.withUTF8("locale") { collatorsByText.remember(collator, for: $0) }
-        return remembered ?? collatorsByText.remember(collator, for: nil)
     }
 
-    /// The collator of the request's resolved tag, shared by every text that resolves to it.
-    private func openCollator(for request: RequestFields) throws -> Collator {
-        let tag = try request.locale(resolver).requested.description
-        guard let collator = collators.value(for: tag) else {
-            throw CoreError.invalidField("locale", message: "ICU has no collator for \"\(tag)\".")
+    /// The value `table` remembers for the request's `locale` text, or what `open` gives for it (remembered); a
+    /// `locale` of another type (a priority list) is opened every time. `open` resolves the locale and is shared by
+    /// every text that resolves to the same tag.
+    private static func value<Value>(
+        in table: ByLocaleText<Value>, for request: RequestFields, open: () throws -> Value
+    ) throws -> Value {
+        let found: Value??
+        do {
+            found = try request.withUTF8("locale") { table.value(for: $0) }
+        } catch {
+            return try open()
         }
-        return collator
+        switch found {
+        case .some(.some(let value)): return value
+        case .some(.none): break
+        case .none: if let value = table.value(for: nil) { return value }
+        }
+        let value = try open()
+        let remembered = try request.withUTF8("locale") { table.remember(value, for: $0) }
+        return remembered ?? table.remember(value, for: nil)
     }
 
     /// The `names` field within the limit, or nil when absent.
@@ -280,9 +287,12 @@ public struct NamesPlugin: FormatterPlugin {
 
     /// The CLDR plural category of `count` in the requested language's own rules.
     private func plural(_ request: RequestFields, into response: inout ResponseWriter) throws {
-        let tag = try request.locale(resolver).requested.description
-        guard let rules = pluralRules.value(for: tag) else {
-            throw CoreError.invalidField("locale", message: "ICU has no plural rules for \"\(tag)\".")
+        let rules = try Self.value(in: pluralRulesByText, for: request) {
+            let tag = try request.locale(resolver).requested.description
+            guard let rules = pluralRules.value(for: tag) else {
+                throw CoreError.invalidField("locale", message: "ICU has no plural rules for \"\(tag)\".")
+            }
+            return rules
         }
         let category: String?
         switch request["count"] {

@@ -114,32 +114,32 @@ import Testing
     /// Collators are remembered by the locale's bytes: each spelling once, the absent locale once, and a text past
     /// the longest remembered one still answered.
     @Test func collatorsAreRememberedByTheLocalesBytes() throws {
-        let table = CollatorsByText(limit: 3)
+        let table = ByLocaleText<Collator>(limit: 3)
         let swedish = try #require(Collator(tag: "sv"))
         let dutch = try #require(Collator(tag: "nl"))
         func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
-        #expect(bytes("sv").withUnsafeBufferPointer { table.collator(for: $0) } == nil)
+        #expect(bytes("sv").withUnsafeBufferPointer { table.value(for: $0) } == nil)
         #expect(bytes("sv").withUnsafeBufferPointer { table.remember(swedish, for: $0) } === swedish)
         #expect(bytes("sv").withUnsafeBufferPointer { table.remember(dutch, for: $0) } === swedish)
-        #expect(bytes("sv").withUnsafeBufferPointer { table.collator(for: $0) } === swedish)
-        #expect(bytes("SV").withUnsafeBufferPointer { table.collator(for: $0) } == nil)
-        #expect(table.collator(for: nil) == nil)
+        #expect(bytes("sv").withUnsafeBufferPointer { table.value(for: $0) } === swedish)
+        #expect(bytes("SV").withUnsafeBufferPointer { table.value(for: $0) } == nil)
+        #expect(table.value(for: nil) == nil)
         #expect(table.remember(dutch, for: nil) === dutch)
-        #expect(table.collator(for: nil) === dutch)
-        let long = bytes(String(repeating: "x", count: CollatorsByText.longestKey + 1))
+        #expect(table.value(for: nil) === dutch)
+        let long = bytes(String(repeating: "x", count: ByLocaleText<Collator>.longestKey + 1))
         #expect(long.withUnsafeBufferPointer { table.remember(dutch, for: $0) } === dutch)
-        #expect(long.withUnsafeBufferPointer { table.collator(for: $0) } == nil)
+        #expect(long.withUnsafeBufferPointer { table.value(for: $0) } == nil)
         // At its limit the table forgets every text and starts again.
         for text in ["nl", "de", "fr"] { _ = bytes(text).withUnsafeBufferPointer { table.remember(dutch, for: $0) } }
         #expect(table.count == 2)
-        #expect(bytes("sv").withUnsafeBufferPointer { table.collator(for: $0) } == nil)
-        #expect(bytes("fr").withUnsafeBufferPointer { table.collator(for: $0) } === dutch)
+        #expect(bytes("sv").withUnsafeBufferPointer { table.value(for: $0) } == nil)
+        #expect(bytes("fr").withUnsafeBufferPointer { table.value(for: $0) } === dutch)
     }
 
     /// A text's first 16 bytes are packed in two words (overlapping ones below 16 bytes) and the rest kept aside: a
     /// change of any one byte, at any length on either side of the packing's edges, is another text.
     @Test func everyByteOfARememberedTextTellsItApart() throws {
-        let table = CollatorsByText(limit: 10_000)
+        let table = ByLocaleText<Collator>(limit: 10_000)
         let swedish = try #require(Collator(tag: "sv"))
         let dutch = try #require(Collator(tag: "nl"))
         var remembered: [[UInt8]: Collator] = [:]
@@ -159,10 +159,10 @@ import Testing
             }
         }
         for (text, collator) in remembered {
-            #expect(text.withUnsafeBufferPointer { table.collator(for: $0) } === collator, "\(text)")
+            #expect(text.withUnsafeBufferPointer { table.value(for: $0) } === collator, "\(text)")
         }
         for text in others {
-            #expect(text.withUnsafeBufferPointer { table.collator(for: $0) } == nil, "\(text)")
+            #expect(text.withUnsafeBufferPointer { table.value(for: $0) } == nil, "\(text)")
         }
         #expect(table.count == remembered.count)
     }
