@@ -22,6 +22,8 @@ public struct NamesPlugin: FormatterPlugin {
     private let pluralRules = TagCache<PluralRules> { PluralRules(tag: $0) }
     /// Plural rules by the request's `locale` text, as `collatorsByText` holds collators.
     private let pluralRulesByText = ByLocaleText<PluralRules>(limit: 256)
+    /// The language a `locale` text resolves to, for `message`.
+    private let languagesByText = ByLocaleText<MessageLanguage>(limit: 256)
     private let catalogue: MessageCatalogue
     /// The longest key in bytes: a longer `key` names no message, and is refused before it is hashed.
     private let longestKey: Int
@@ -321,12 +323,22 @@ public struct NamesPlugin: FormatterPlugin {
     /// Formats a catalogue message in the viewer's language, or in English when that language lacks the key.
     private func message(_ request: RequestFields, into response: inout ResponseWriter) throws {
         let key = try request.required("key")
-        let resolved = try request.locale(resolver)
+        let requested = try Self.value(in: languagesByText, for: request) {
+            MessageLanguage(try request.locale(resolver).language)
+        }.language
         let arguments = try request.object("args") ?? RequestFields([:], path: "args")
         guard key.utf8.count <= longestKey, let entry = catalogue.entries[key] else { throw NamesError.unknownKey(key) }
-        let language = entry.languages[resolved.language] != nil ? resolved.language : "en"
-        guard let message = entry.languages[language] else { throw NamesError.unknownKey(key) }
+        let language: String
+        let message: CompiledMessage
+        if let found = entry.languages[requested] {
+            (language, message) = (requested, found)
+        } else if let english = entry.languages["en"] {
+            (language, message) = ("en", english)
+        } else {
+            throw NamesError.unknownKey(key)
+        }
         var values: [(name: String, value: String, isNumber: Bool)] = []
+        values.reserveCapacity(message.arguments.count)
         for (name, kind) in message.arguments {
             values.append(try Self.argument(name, kind: kind, in: arguments))
         }
@@ -338,7 +350,7 @@ public struct NamesPlugin: FormatterPlugin {
     private static func argument(
         _ name: String, kind: ArgumentKind, in arguments: RequestFields
     ) throws(CoreError) -> (name: String, value: String, isNumber: Bool) {
-        let field = arguments.path(name)
+        var field: String { arguments.path(name) }
         switch (arguments[name], kind) {
         case (nil, _):
             throw .invalidField(field, message: "The message needs the argument \"\(name)\".")
@@ -369,6 +381,15 @@ public struct NamesPlugin: FormatterPlugin {
         let parts = bytes.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
         return text.utf8.count <= 64 && !parts.isEmpty && parts.count <= 2
             && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { (0x30...0x39).contains($0) } }
+    }
+}
+
+/// The language a request's `locale` resolves to, remembered by its text.
+final class MessageLanguage: Sendable {
+    let language: String
+
+    init(_ language: String) {
+        self.language = language
     }
 }
 
