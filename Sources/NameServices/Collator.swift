@@ -55,6 +55,32 @@ final class Collator: @unchecked Sendable {
         }
     }
 
+    /// Calls `body` with the ICU sort key of a UTF-8 string, without the terminating zero byte (empty when ICU makes
+    /// none), from a buffer on the stack: the same bytes `sortKey(_:)` gives.
+    func withSortKey<Result>(
+        _ text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        var zero: CChar = 0
+        return withUnsafePointer(to: &zero) { zero in
+            // ICU is handed an address even for an empty text.
+            let source = text.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } ?? zero
+            let count = Int32(text.count)
+            var capacity = 512
+            while true {
+                let done: Result? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { key in
+                    let length = fmt_collator_sort_key(handle, source, count, key.baseAddress, Int32(capacity))
+                    if length < 0 { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+                    guard Int(length) <= capacity else {
+                        capacity = Int(length)
+                        return nil
+                    }
+                    return body(UnsafeBufferPointer(rebasing: key[0..<Int(length)]))
+                }
+                if let done { return done }
+            }
+        }
+    }
+
     /// The ICU sort key of a string, without the terminating zero byte: comparing two keys byte by byte
     /// orders them as `compare` orders the strings.
     func sortKey(_ text: String) -> [UInt8] {

@@ -191,19 +191,28 @@ public struct NamesPlugin: FormatterPlugin {
     /// Hex sort keys: byte (or hex string) comparison orders them as the collator orders the names.
     private func sortKey(_ request: RequestFields, into response: inout ResponseWriter) throws {
         let collator = try collator(for: request)
-        let single = try request.string("name")
+        // `name` is checked first (its type), `names` next, and only then is a key made.
+        let single = try request.withUTF8("name") { _ in true } ?? false
         let many = try names(request)
         switch (single, many) {
-        case (let name?, nil):
-            response.member("key", Self.hex(collator.sortKey(name)))
+        case (true, nil):
+            _ = try request.withUTF8("name") { name in
+                collator.withSortKey(name) { key in Self.withHex(key) { response.member("key", utf8: $0) } }
+            }
             response.member("collationVersion", collator.version)
-        case (nil, let names?):
-            response.member("keys", names.map { Self.hex(collator.sortKey($0)) })
+        case (false, let names?):
+            response.array("keys") { keys in
+                for var name in names {
+                    name.withUTF8 { name in
+                        collator.withSortKey(name) { key in Self.withHex(key) { keys.element(utf8: $0) } }
+                    }
+                }
+            }
             response.member("collationVersion", collator.version)
-        case (nil, nil):
+        case (false, nil):
             throw CoreError.invalidField(
                 "name", message: "Send \"name\" (one string) or \"names\" (an array of strings).")
-        case (_?, _?):
+        case (true, _?):
             throw CoreError.invalidField("names", message: "Send either \"name\" or \"names\", not both.")
         }
     }
@@ -256,15 +265,19 @@ public struct NamesPlugin: FormatterPlugin {
         }
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+    /// Calls `body` with `bytes` in lower-case hex, spelled on the stack.
+    private static func withHex<Result>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, 2 * bytes.count)) { text in
+            let digits: StaticString = "0123456789abcdef"
+            let digit = digits.utf8Start
+            for (index, byte) in bytes.enumerated() {
+                text[2 &* index] = digit[Int(byte &>> 4)]
+                text[2 &* index &+ 1] = digit[Int(byte & 0x0F)]
+            }
+            return body(UnsafeBufferPointer(rebasing: text[0..<2 * bytes.count]))
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     // MARK: - language

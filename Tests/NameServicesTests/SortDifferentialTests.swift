@@ -195,6 +195,20 @@ import Testing
         }
     }
 
+    /// `sortKey` writes keys made on the stack; they are the bytes of `Collator.sortKey(_:)`, also for an empty
+    /// name and for names whose keys outgrow the stack buffer (ICU is asked again with the size it needs).
+    @Test func keysMadeOnTheStackAreTheSortKeys() throws {
+        let collator = try #require(Collator(tag: "de"))
+        var generator = SeededGenerator(state: 41)
+        var names = Self.randomNames(200, using: &generator) + ["", String(repeating: "Öztürk ", count: 200)]
+        names.append(String(repeating: "\u{1F44D}\u{1F3FD}e\u{301}", count: 100))
+        for name in names {
+            let key = Array(name.utf8).withUnsafeBufferPointer { collator.withSortKey($0) { Array($0) } }
+            #expect(key == collator.sortKey(name), "\(name)")
+        }
+        #expect(collator.sortKey(names[names.count - 2]).count > 512)
+    }
+
     /// The escape check and the short copy the answer is written with are FmtCore's, tested there.
     @Test func writeDecimalAgreesWithItsDefinition() {
         for value: UInt32 in [0, 1, 9, 10, 99, 100, 9_999, 10_000, 65_535, UInt32.max] {
