@@ -88,13 +88,14 @@ public struct NamesPlugin: FormatterPlugin {
     /// Sorts with the requested locale's own collator; equal names (NFC and NFD spellings) keep input order. The
     /// names are compared and written back where they lie in the request's line, and only their indices move.
     private func sort(_ request: RequestFields, into response: inout ResponseWriter) throws {
-        let collator = try collator(for: request)
-        let sorted: Void? = try request.withUTF8Strings("names") { (names) throws(CoreError) -> Void in
-            try Self.checkCount(names.count)
-            Self.sort(names, by: collator, into: &response)
-        }
-        guard sorted != nil else {
-            throw CoreError.invalidField("names", message: "The field \"names\" is required.")
+        try withCollator(for: request) { collator in
+            let sorted: Void? = try request.withUTF8Strings("names") { (names) throws(CoreError) -> Void in
+                try Self.checkCount(names.count)
+                Self.sort(names, by: collator, into: &response)
+            }
+            guard sorted != nil else {
+                throw CoreError.invalidField("names", message: "The field \"names\" is required.")
+            }
         }
     }
 
@@ -190,36 +191,39 @@ public struct NamesPlugin: FormatterPlugin {
 
     /// Hex sort keys: byte (or hex string) comparison orders them as the collator orders the names.
     private func sortKey(_ request: RequestFields, into response: inout ResponseWriter) throws {
-        let collator = try collator(for: request)
-        // `name` is checked first (its type), `names` next, and only then is a key made.
-        let single = try request.withUTF8("name") { _ in true } ?? false
-        let many = try names(request)
-        switch (single, many) {
-        case (true, nil):
-            _ = try request.withUTF8("name") { name in
-                collator.withSortKey(name) { key in Self.withHex(key) { response.member("key", utf8: $0) } }
-            }
-            response.member("collationVersion", collator.version)
-        case (false, let names?):
-            response.array("keys") { keys in
-                for var name in names {
-                    name.withUTF8 { name in
-                        collator.withSortKey(name) { key in Self.withHex(key) { keys.element(utf8: $0) } }
+        try withCollator(for: request) { collator in
+            // `name` is checked first (its type), `names` next, and only then is a key made.
+            let single = try request.withUTF8("name") { _ in true } ?? false
+            let many = try names(request)
+            switch (single, many) {
+            case (true, nil):
+                _ = try request.withUTF8("name") { name in
+                    collator.withSortKey(name) { key in Self.withHex(key) { response.member("key", utf8: $0) } }
+                }
+                response.member("collationVersion", collator.version)
+            case (false, let names?):
+                response.array("keys") { keys in
+                    for var name in names {
+                        name.withUTF8 { name in
+                            collator.withSortKey(name) { key in Self.withHex(key) { keys.element(utf8: $0) } }
+                        }
                     }
                 }
+                response.member("collationVersion", collator.version)
+            case (false, nil):
+                throw CoreError.invalidField(
+                    "name", message: "Send \"name\" (one string) or \"names\" (an array of strings).")
+            case (true, _?):
+                throw CoreError.invalidField("names", message: "Send either \"name\" or \"names\", not both.")
             }
-            response.member("collationVersion", collator.version)
-        case (false, nil):
-            throw CoreError.invalidField(
-                "name", message: "Send \"name\" (one string) or \"names\" (an array of strings).")
-        case (true, _?):
-            throw CoreError.invalidField("names", message: "Send either \"name\" or \"names\", not both.")
         }
     }
 
-    /// The collator of the request's `locale`, found by the text's bytes where it lies in the line.
-    private func collator(for request: RequestFields) throws -> Collator {
-        try Self.value(in: collatorsByText, for: request) {
+    /// Calls `body` with the collator of the request's `locale`, found by the text's bytes where it lies in the line.
+    private func withCollator<Result>(
+        for request: RequestFields, _ body: (Collator) throws -> Result
+    ) throws -> Result {
+        try Self.withValue(in: collatorsByText, for: request, body) {
             let tag = try request.locale(resolver).requested.description
             guard let collator = collators.value(for: tag) else {
                 throw CoreError.invalidField("locale", message: "ICU has no collator for \"\(tag)\".")
@@ -228,26 +232,28 @@ public struct NamesPlugin: FormatterPlugin {
         }
     }
 
-    /// The value `table` remembers for the request's `locale` text, or what `open` gives for it (remembered); a
-    /// `locale` of another type (a priority list) is opened every time. `open` resolves the locale and is shared by
-    /// every text that resolves to the same tag.
-    private static func value<Value>(
-        in table: ByLocaleText<Value>, for request: RequestFields, open: () throws -> Value
-    ) throws -> Value {
-        let found: Value??
+    /// Calls `body` with the value `table` remembers for the request's `locale` text (lent without a retain: the
+    /// table keeps it), or with what `open` gives for it (remembered); a `locale` of another type (a priority list)
+    /// is opened every time. `open` resolves the locale and is shared by every text that resolves to the same tag.
+    private static func withValue<Value, Result>(
+        in table: ByLocaleText<Value>, for request: RequestFields, _ body: (Value) throws -> Result,
+        open: () throws -> Value
+    ) throws -> Result {
+        let found: Unmanaged<Value>??
         do {
-            found = try request.withUTF8("locale") { table.value(for: $0) }
+            found = try request.withUTF8("locale") { table.lookUp($0) }
         } catch {
-            return try open()
+            return try body(open())
         }
         switch found {
-        case .some(.some(let value)): return value
+        case .some(.some(let value)): return try value._withUnsafeGuaranteedRef(body)
         case .some(.none): break
-        case .none: if let value = table.value(for: nil) { return value }
+        case .none: if let value = table.lookUp(nil) { return try value._withUnsafeGuaranteedRef(body) }
         }
         let value = try open()
-        let remembered = try request.withUTF8("locale") { table.remember(value, for: $0) }
-        return remembered ?? table.remember(value, for: nil)
+        let remembered =
+            try request.withUTF8("locale") { table.remember(value, for: $0) } ?? table.remember(value, for: nil)
+        return try body(remembered)
     }
 
     /// The `names` field within the limit, or nil when absent.
@@ -302,7 +308,7 @@ public struct NamesPlugin: FormatterPlugin {
 
     /// The CLDR plural category of `count` in the requested language's own rules.
     private func plural(_ request: RequestFields, into response: inout ResponseWriter) throws {
-        let rules = try Self.value(in: pluralRulesByText, for: request) {
+        let rules = try Self.withValue(in: pluralRulesByText, for: request, { $0 }) {
             let tag = try request.locale(resolver).requested.description
             guard let rules = pluralRules.value(for: tag) else {
                 throw CoreError.invalidField("locale", message: "ICU has no plural rules for \"\(tag)\".")
@@ -336,9 +342,9 @@ public struct NamesPlugin: FormatterPlugin {
     /// Formats a catalogue message in the viewer's language, or in English when that language lacks the key.
     private func message(_ request: RequestFields, into response: inout ResponseWriter) throws {
         let key = try request.required("key")
-        let requested = try Self.value(in: languagesByText, for: request) {
+        let requested = try Self.withValue(in: languagesByText, for: request, \.language) {
             MessageLanguage(try request.locale(resolver).language)
-        }.language
+        }
         let arguments = try request.object("args") ?? RequestFields([:], path: "args")
         guard key.utf8.count <= longestKey, let entry = catalogue.entries[key] else { throw NamesError.unknownKey(key) }
         let language: String
