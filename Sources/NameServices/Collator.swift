@@ -38,8 +38,22 @@ final class Collator: @unchecked Sendable {
     /// Compares two UTF-8 strings in place: negative, zero or positive.
     @inline(__always)
     func compare(_ a: Text, _ b: Text) -> Int32 {
-        fmt_collator_compare(
-            handle, UnsafePointer(OpaquePointer(a.start)), a.count, UnsafePointer(OpaquePointer(b.start)), b.count)
+        comparer.compare(a, b)
+    }
+
+    /// The collator's comparison as a plain value, valid while the collator is: a sort's closures capture it
+    /// without retaining the shared collator.
+    var comparer: Comparer { Comparer(handle: handle) }
+
+    struct Comparer {
+        fileprivate let handle: OpaquePointer
+
+        /// Compares two UTF-8 strings in place: negative, zero or positive.
+        @inline(__always)
+        func compare(_ a: Text, _ b: Text) -> Int32 {
+            fmt_collator_compare(
+                handle, UnsafePointer(OpaquePointer(a.start)), a.count, UnsafePointer(OpaquePointer(b.start)), b.count)
+        }
     }
 
     /// Compares two UTF-8 strings: negative, zero or positive.

@@ -89,9 +89,11 @@ public struct NamesPlugin: FormatterPlugin {
     /// names are compared and written back where they lie in the request's line, and only their indices move.
     private func sort(_ request: RequestFields, into response: inout ResponseWriter) throws {
         try withCollator(for: request) { collator in
+            // The collator is kept by its table (or by `withCollator`) while this runs.
+            let comparer = collator.comparer
             let sorted: Void? = try request.withUTF8Strings("names") { (names) throws(CoreError) -> Void in
                 try Self.checkCount(names.count)
-                Self.sort(names, by: collator, into: &response)
+                Self.sort(names, by: comparer, into: &response)
             }
             guard sorted != nil else {
                 throw CoreError.invalidField("names", message: "The field \"names\" is required.")
@@ -100,7 +102,9 @@ public struct NamesPlugin: FormatterPlugin {
     }
 
     /// Sorts `names` by `collator` (ties by index) and appends `"sorted"` and `"order"`.
-    private static func sort(_ names: UTF8Strings, by collator: Collator, into response: inout ResponseWriter) {
+    private static func sort(
+        _ names: UTF8Strings, by collator: Collator.Comparer, into response: inout ResponseWriter
+    ) {
         let count = names.count
         // Each name's bytes found once, so a comparison reads two of them straight from here; the escape check and
         // the answer's length are taken on the way.
