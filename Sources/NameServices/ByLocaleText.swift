@@ -8,9 +8,10 @@ import Synchronization
 /// Both event loops look up in one table at once, so a lookup writes no shared memory: no lock, and the value is lent
 /// without a retain (a lock and a reference count that two cores take turns at cost more than the lookup's own
 /// work). That is why the table only grows: a slot, once its hash is published (stored releasing, after everything
-/// else in it), never changes, and the table keeps each value until it goes with its plugin (a reload). Bounded since
-/// the texts are the client's: it remembers at most `limit` texts (at most `capacity`) and then no more, and never a
-/// text longer than `longestKey` bytes; a text it does not remember is resolved each time.
+/// else in it), never changes, and the table keeps each value until it goes with its plugin (a restart, or a reload
+/// that loads the plugin again). Bounded since the texts are the client's: it remembers at most `limit` texts (at
+/// most `capacity`) and then no more, and never a text longer than `longestKey` bytes; a text it does not remember
+/// is resolved each time.
 final class ByLocaleText<Value: AnyObject & Sendable>: @unchecked Sendable {
     /// The most bytes of a remembered text: longer than any tag or `Accept-Language` value a client sends in practice.
     static var longestKey: Int { 128 }
