@@ -21,12 +21,38 @@ final class Collator: @unchecked Sendable {
         fmt_collator_close(handle)
     }
 
+    /// A UTF-8 string lent for comparing, its length checked against ICU's `int32_t` once rather than at every
+    /// comparison it takes part in.
+    struct Text {
+        let start: UnsafePointer<UInt8>?
+        let count: Int32
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            start = bytes.baseAddress
+            count = Int32(bytes.count)
+        }
+
+        var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: Int(count)) }
+    }
+
     /// Compares two UTF-8 strings in place: negative, zero or positive.
-    func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int32 {
-        a.withMemoryRebound(to: CChar.self) { a in
-            b.withMemoryRebound(to: CChar.self) { b in
-                fmt_collator_compare(handle, a.baseAddress, Int32(a.count), b.baseAddress, Int32(b.count))
-            }
+    @inline(__always)
+    func compare(_ a: Text, _ b: Text) -> Int32 {
+        comparer.compare(a, b)
+    }
+
+    /// The collator's comparison as a plain value, valid while the collator is: a sort's closures capture it
+    /// without retaining the shared collator.
+    var comparer: Comparer { Comparer(handle: handle) }
+
+    struct Comparer {
+        fileprivate let handle: OpaquePointer
+
+        /// Compares two UTF-8 strings in place: negative, zero or positive.
+        @inline(__always)
+        func compare(_ a: Text, _ b: Text) -> Int32 {
+            fmt_collator_compare(
+                handle, UnsafePointer(OpaquePointer(a.start)), a.count, UnsafePointer(OpaquePointer(b.start)), b.count)
         }
     }
 
@@ -39,6 +65,32 @@ final class Collator: @unchecked Sendable {
                         fmt_collator_compare(handle, a.baseAddress, Int32(a.count), b.baseAddress, Int32(b.count))
                     }
                 }
+            }
+        }
+    }
+
+    /// Calls `body` with the ICU sort key of a UTF-8 string, without the terminating zero byte (empty when ICU makes
+    /// none), from a buffer on the stack: the same bytes `sortKey(_:)` gives.
+    func withSortKey<Result>(
+        _ text: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        var zero: CChar = 0
+        return withUnsafePointer(to: &zero) { zero in
+            // ICU is handed an address even for an empty text.
+            let source = text.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) } ?? zero
+            let count = Int32(text.count)
+            var capacity = 512
+            while true {
+                let done: Result? = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { key in
+                    let length = fmt_collator_sort_key(handle, source, count, key.baseAddress, Int32(capacity))
+                    if length < 0 { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+                    guard Int(length) <= capacity else {
+                        capacity = Int(length)
+                        return nil
+                    }
+                    return body(UnsafeBufferPointer(rebasing: key[0..<Int(length)]))
+                }
+                if let done { return done }
             }
         }
     }

@@ -109,46 +109,73 @@ final class CompiledMessage: Sendable {
         Set(arguments.map(\.name))
     }
 
-    /// Formats with named arguments already checked against `arguments`.
+    /// Formats with named arguments already checked against `arguments`. The names (as C strings), the values (with
+    /// their lengths: a NUL inside a value is text, never its end) and ICU's error text go to ICU from buffers on the
+    /// stack, put together before the lock is taken.
     func format(_ values: [(name: String, value: String, isNumber: Bool)]) throws(CoreError) -> String {
-        let names = values.map(\.name)
-        let texts = values.map(\.value)
-        let numbers = values.map { Int32($0.isNumber ? 1 : 0) }
-        let result: Result<String, CoreError> = handle.withLock { handle in
-            Self.format(handle.pointer, names: names, values: texts, numbers: numbers)
+        let count = values.count
+        var bytes = 0
+        for value in values { bytes &+= value.name.utf8.count &+ 1 &+ value.value.utf8.count }
+        let result: Result<String, CoreError> = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, bytes)) {
+            text in
+            withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(1, 2 * count)) { pointers in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, 2 * count)) { integers in
+                    let base = text.baseAddress!
+                    var offset = 0
+                    func copy(_ string: String) -> UnsafePointer<CChar> {
+                        var string = string
+                        let start = base + offset
+                        string.withUTF8 { utf8 in
+                            if let source = utf8.baseAddress { start.update(from: source, count: utf8.count) }
+                            offset &+= utf8.count
+                        }
+                        return UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)
+                    }
+                    for (index, value) in values.enumerated() {
+                        pointers[index] = copy(value.name)
+                        base[offset] = 0
+                        offset &+= 1
+                        let start = offset
+                        pointers[count &+ index] = copy(value.value)
+                        integers[index] = Int32(offset &- start)
+                        integers[count &+ index] = value.isNumber ? 1 : 0
+                    }
+                    let arguments = Arguments(
+                        count: count, names: pointers.baseAddress!, lengths: integers.baseAddress!)
+                    return handle.withLock { handle in Self.format(handle.pointer, arguments) }
+                }
+            }
         }
         return try result.get()
     }
 
-    private static func format(
-        _ pointer: OpaquePointer, names: [String], values: [String], numbers: [Int32]
-    ) -> Result<String, CoreError> {
-        let cNames = names.map { UnsafePointer(strdup($0)) }
-        // Values go with their lengths: a NUL inside a value is text, never its end.
-        let cValues = values.map { value -> UnsafePointer<CChar>? in
-            let bytes = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, value.utf8.count))
-            _ = UnsafeMutableBufferPointer(start: bytes, count: value.utf8.count).withMemoryRebound(to: UInt8.self) {
-                $0.initialize(from: value.utf8)
+    /// The arguments of one format as `fmt_message_format` takes them, in buffers that outlive the call: `count`
+    /// names, then `count` values; `count` value lengths, then `count` is-a-number flags.
+    private struct Arguments: @unchecked Sendable {
+        let count: Int
+        let names: UnsafeMutablePointer<UnsafePointer<CChar>?>
+        let lengths: UnsafeMutablePointer<Int32>
+    }
+
+    private static func format(_ pointer: OpaquePointer, _ arguments: Arguments) -> Result<String, CoreError> {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 160) { error in
+            error[0] = 0
+            var length: Int32 = 0
+            let count = arguments.count
+            guard
+                let text = fmt_message_format(
+                    pointer, Int32(count), arguments.names, arguments.names + count, arguments.lengths,
+                    arguments.lengths + count, &length, error.baseAddress, 160)
+            else {
+                let reason = String(
+                    decoding: UnsafeRawBufferPointer(start: error.baseAddress, count: strnlen(error.baseAddress!, 160)),
+                    as: UTF8.self)
+                return .failure(.internal("ICU could not format the message: \(reason)"))
             }
-            return UnsafePointer(bytes)
+            defer { fmt_names_free(text) }
+            let bytes = UnsafeRawBufferPointer(start: text, count: Int(length))
+            return .success(String(decoding: bytes, as: UTF8.self))
         }
-        let lengths = values.map { Int32($0.utf8.count) }
-        defer {
-            cNames.forEach { free(UnsafeMutablePointer(mutating: $0)) }
-            cValues.forEach { UnsafeMutablePointer(mutating: $0)?.deallocate() }
-        }
-        var error = [CChar](repeating: 0, count: 160)
-        var length: Int32 = 0
-        guard
-            let text = fmt_message_format(
-                pointer, Int32(names.count), cNames, cValues, lengths, numbers, &length, &error, 160)
-        else {
-            let reason = String(decoding: error.prefix { $0 != 0 }.map(UInt8.init), as: UTF8.self)
-            return .failure(.internal("ICU could not format the message: \(reason)"))
-        }
-        defer { fmt_names_free(text) }
-        let bytes = UnsafeRawBufferPointer(start: text, count: Int(length))
-        return .success(String(decoding: bytes, as: UTF8.self))
     }
 }
 

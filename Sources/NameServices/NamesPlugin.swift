@@ -18,8 +18,12 @@ public struct NamesPlugin: FormatterPlugin {
     /// Collators by the request's `locale` text (its bytes; nil when absent), so a request neither resolves the tag
     /// nor spells it again to find its collator. Bounded as `collators` is, since the text is the client's: at most
     /// twice that many collators stay open.
-    private let collatorsByText = CollatorsByText(limit: 256)
+    private let collatorsByText = ByLocaleText<Collator>(limit: 256)
     private let pluralRules = TagCache<PluralRules> { PluralRules(tag: $0) }
+    /// Plural rules by the request's `locale` text, as `collatorsByText` holds collators.
+    private let pluralRulesByText = ByLocaleText<PluralRules>(limit: 256)
+    /// The language a `locale` text resolves to, for `message`.
+    private let languagesByText = ByLocaleText<MessageLanguage>(limit: 256)
     private let catalogue: MessageCatalogue
     /// The longest key in bytes: a longer `key` names no message, and is refused before it is hashed.
     private let longestKey: Int
@@ -84,76 +88,106 @@ public struct NamesPlugin: FormatterPlugin {
     /// Sorts with the requested locale's own collator; equal names (NFC and NFD spellings) keep input order. The
     /// names are compared and written back where they lie in the request's line, and only their indices move.
     private func sort(_ request: RequestFields, into response: inout ResponseWriter) throws {
-        let collator = try collator(for: request)
-        let sorted: Void? = try request.withUTF8Strings("names") { (names) throws(CoreError) -> Void in
-            try Self.checkCount(names.count)
-            let count = names.count
-            // Each name's bytes found once, so a comparison reads two of them straight from here.
-            withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>.self, capacity: max(1, count)) { views in
-                for index in 0..<count { views[index] = names[index] }
-                let views = UnsafeBufferPointer(rebasing: views[0..<count])
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, 2 * count)) { storage in
-                    let order = UnsafeMutableBufferPointer(rebasing: storage[0..<count])
-                    for index in 0..<count { order[index] = Int32(index) }
-                    let scratch = UnsafeMutableBufferPointer(rebasing: storage[count...])
-                    IndexSort.sort(order, scratch: scratch) { a, b in
-                        let result = collator.compare(views[Int(a)], views[Int(b)])
-                        return result != 0 ? result < 0 : a < b
-                    }
-                    Self.appendSorted(views, in: UnsafeBufferPointer(order), to: &response)
-                }
+        try withCollator(for: request) { collator in
+            // The collator is kept by its table (or by `withCollator`) while this runs.
+            let comparer = collator.comparer
+            let sorted: Void? = try request.withUTF8Strings("names") { (names) throws(CoreError) -> Void in
+                try Self.checkCount(names.count)
+                Self.sort(names, by: comparer, into: &response)
             }
-        }
-        guard sorted != nil else {
-            throw CoreError.invalidField("names", message: "The field \"names\" is required.")
+            guard sorted != nil else {
+                throw CoreError.invalidField("names", message: "The field \"names\" is required.")
+            }
         }
     }
 
-    /// `"sorted":[…],"order":[…]`: the names in `order`, as the request spelled them (escaped where they need it),
-    /// and the indices, put together in one buffer and appended to the response at once.
+    /// Sorts `names` by `collator` (ties by index) and appends `"sorted"` and `"order"`.
+    private static func sort(
+        _ names: UTF8Strings, by collator: Collator.Comparer, into response: inout ResponseWriter
+    ) {
+        let count = names.count
+        // Each name's bytes found once, so a comparison reads two of them straight from here; the escape check and
+        // the answer's length are taken on the way.
+        withUnsafeTemporaryAllocation(of: Collator.Text.self, capacity: max(1, count)) { texts in
+            var escapes: UInt64 = 0
+            var bytes = 0
+            for index in 0..<count {
+                let name = names[index]
+                texts.initializeElement(at: index, to: Collator.Text(name))
+                escapes |= JSONWriter.escapeFlags(of: name)
+                bytes &+= name.count
+            }
+            let texts = UnsafePointer(texts.baseAddress!)
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, 2 * count)) { storage in
+                let order = UnsafeMutableBufferPointer(rebasing: storage[0..<count])
+                for index in 0..<count { order[index] = Int32(truncatingIfNeeded: index) }
+                let scratch = UnsafeMutableBufferPointer(rebasing: storage[count...])
+                IndexSort.sort(order, scratch: scratch) { a, b in
+                    let result = collator.compare(texts[Int(a)], texts[Int(b)])
+                    return result != 0 ? result < 0 : a < b
+                }
+                appendSorted(
+                    UnsafeBufferPointer(start: texts, count: count), in: UnsafeBufferPointer(order), bytes: bytes,
+                    escaped: escapes != 0, to: &response)
+            }
+        }
+    }
+
+    /// `"sorted":[…],"order":[…]`: the names in `order`, as the request spelled them (escaped where they need it,
+    /// which only a name with `escaped` can), and the indices, put together in one buffer and appended at once.
+    /// `bytes` is the names' total length.
+    @inline(__always)
     private static func appendSorted(
-        _ names: UnsafeBufferPointer<UnsafeBufferPointer<UInt8>>, in order: UnsafeBufferPointer<Int32>,
-        to response: inout ResponseWriter
+        _ names: UnsafeBufferPointer<Collator.Text>, in order: UnsafeBufferPointer<Int32>, bytes nameBytes: Int,
+        escaped: Bool, to response: inout ResponseWriter
     ) {
         // Quotes and a comma per name, five digits and a comma per index (at most `maximumNames` names).
-        var capacity = 32 &+ 9 &* order.count
-        for index in 0..<names.count { capacity &+= names[index].count }
+        let capacity = 32 &+ nameBytes &+ 9 &* order.count
+        // Below ten names every index is one digit.
+        let oneDigit = order.count <= 10
         response.appendEncodedMembers { bytes, afterMembers in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
                 let out = buffer.baseAddress!
                 var count = 0
                 func write(_ literal: StaticString) {
-                    (out + count).update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
+                    (out + count).copyShort(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
                     count &+= literal.utf8CodeUnitCount
                 }
                 if afterMembers { write(",") }
                 write(#""sorted":["#)
+                // Each element is followed by a comma; the last one's becomes the closing bracket.
                 for position in 0..<order.count {
-                    if position > 0 {
-                        out[count] = UInt8(ascii: ",")
-                        count &+= 1
-                    }
-                    let name = names[Int(order[position])]
-                    if JSONWriter.needsNoEscape(name) {
+                    let name = names[Int(order[position])].bytes
+                    if !escaped || JSONWriter.needsNoEscape(name) {
                         out[count] = UInt8(ascii: "\"")
                         (out + (count &+ 1)).copyShort(from: name)
-                        out[count &+ 1 &+ name.count] = UInt8(ascii: "\"")
-                        count &+= name.count &+ 2
+                        count &+= name.count &+ 1
+                        out[count] = UInt8(ascii: "\"")
+                        out[count &+ 1] = UInt8(ascii: ",")
+                        count &+= 2
                     } else {
                         bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: count))
                         count = 0
                         JSONWriter.appendString(utf8: name, to: &bytes)
+                        out[0] = UInt8(ascii: ",")
+                        count = 1
                     }
                 }
+                if order.isEmpty { count &+= 1 }
+                count &-= 1
                 write(#"],"order":["#)
                 for position in 0..<order.count {
-                    if position > 0 {
-                        out[count] = UInt8(ascii: ",")
+                    if oneDigit {
+                        out[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: order[position])
                         count &+= 1
+                    } else {
+                        count &+= PlainText.writeDecimal(UInt32(order[position]), to: out + count)
                     }
-                    count &+= PlainText.writeDecimal(UInt32(order[position]), to: out + count)
+                    out[count] = UInt8(ascii: ",")
+                    count &+= 1
                 }
-                write("]")
+                if order.isEmpty { count &+= 1 }
+                out[count &- 1] = UInt8(ascii: "]")
                 bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: count))
             }
         }
@@ -161,61 +195,69 @@ public struct NamesPlugin: FormatterPlugin {
 
     /// Hex sort keys: byte (or hex string) comparison orders them as the collator orders the names.
     private func sortKey(_ request: RequestFields, into response: inout ResponseWriter) throws {
-        let collator = try collator(for: request)
-        let single = try request.string("name")
-        let many = try names(request)
-        switch (single, many) {
-        case (let name?, nil):
-            response.member("key", Self.hex(collator.sortKey(name)))
-            response.member("collationVersion", collator.version)
-        case (nil, let names?):
-            response.member("keys", names.map { Self.hex(collator.sortKey($0)) })
-            response.member("collationVersion", collator.version)
-        case (nil, nil):
-            throw CoreError.invalidField(
-                "name", message: "Send \"name\" (one string) or \"names\" (an array of strings).")
-        case (_?, _?):
-            throw CoreError.invalidField("names", message: "Send either \"name\" or \"names\", not both.")
+        try withCollator(for: request) { collator in
+            // `name` is checked first (its type), `names` next, and only then is a key made.
+            let single = try request.withUTF8("name") { _ in true } ?? false
+            let many = try names(request)
+            switch (single, many) {
+            case (true, nil):
+                _ = try request.withUTF8("name") { name in
+                    collator.withSortKey(name) { key in Self.withHex(key) { response.member("key", utf8: $0) } }
+                }
+                response.member("collationVersion", collator.version)
+            case (false, let names?):
+                response.array("keys") { keys in
+                    for var name in names {
+                        name.withUTF8 { name in
+                            collator.withSortKey(name) { key in Self.withHex(key) { keys.element(utf8: $0) } }
+                        }
+                    }
+                }
+                response.member("collationVersion", collator.version)
+            case (false, nil):
+                throw CoreError.invalidField(
+                    "name", message: "Send \"name\" (one string) or \"names\" (an array of strings).")
+            case (true, _?):
+                throw CoreError.invalidField("names", message: "Send either \"name\" or \"names\", not both.")
+            }
         }
     }
 
-    /// The collator of the request's `locale`, found by the text's bytes where it lies in the line; a `locale` of
-    /// another type (a priority list) is resolved every time.
-    private func collator(for request: RequestFields) throws -> Collator {
-        let found: CollatorLookup
+    /// Calls `body` with the collator of the request's `locale`, found by the text's bytes where it lies in the line.
+    private func withCollator<Result>(
+        for request: RequestFields, _ body: (Collator) throws -> Result
+    ) throws -> Result {
+        try Self.withValue(in: collatorsByText, for: request, body) {
+            let tag = try request.locale(resolver).requested.description
+            guard let collator = collators.value(for: tag) else {
+                throw CoreError.invalidField("locale", message: "ICU has no collator for \"\(tag)\".")
+            }
+            return collator
+        }
+    }
+
+    /// Calls `body` with the value `table` remembers for the request's `locale` text (lent without a retain: the
+    /// table keeps it), or with what `open` gives for it (remembered); a `locale` of another type (a priority list)
+    /// is opened every time. `open` resolves the locale and is shared by every text that resolves to the same tag.
+    private static func withValue<Value, Result>(
+        in table: ByLocaleText<Value>, for request: RequestFields, _ body: (Value) throws -> Result,
+        open: () throws -> Value
+    ) throws -> Result {
+        let found: Unmanaged<Value>??
         do {
-            found =
-                try request.withUTF8("locale") { text in
-                    collatorsByText.collator(for: text).map(CollatorLookup.found) ?? .missing(Array(text))
-                } ?? (collatorsByText.collator(for: nil).map(CollatorLookup.found) ?? .missingAbsent)
+            found = try request.withUTF8("locale") { table.lookUp($0) }
         } catch {
-            return try openCollator(for: request)
+            return try body(open())
         }
         switch found {
-        case .found(let collator):
-            return collator
-        case .missing(let text):
-            let collator = try openCollator(for: request)
-            return text.withUnsafeBufferPointer { collatorsByText.remember(collator, for: $0) }
-        case .missingAbsent:
-            return collatorsByText.remember(try openCollator(for: request), for: nil)
+        case .some(.some(let value)): return try value._withUnsafeGuaranteedRef(body)
+        case .some(.none): break
+        case .none: if let value = table.lookUp(nil) { return try value._withUnsafeGuaranteedRef(body) }
         }
-    }
-
-    /// What a lookup by the `locale` text found: the collator, or the text (a copy) to remember one for.
-    private enum CollatorLookup {
-        case found(Collator)
-        case missing([UInt8])
-        case missingAbsent
-    }
-
-    /// The collator of the request's resolved tag, shared by every text that resolves to it.
-    private func openCollator(for request: RequestFields) throws -> Collator {
-        let tag = try request.locale(resolver).requested.description
-        guard let collator = collators.value(for: tag) else {
-            throw CoreError.invalidField("locale", message: "ICU has no collator for \"\(tag)\".")
-        }
-        return collator
+        let value = try open()
+        let remembered =
+            try request.withUTF8("locale") { table.remember(value, for: $0) } ?? table.remember(value, for: nil)
+        return try body(remembered)
     }
 
     /// The `names` field within the limit, or nil when absent.
@@ -233,15 +275,19 @@ public struct NamesPlugin: FormatterPlugin {
         }
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+    /// Calls `body` with `bytes` in lower-case hex, spelled on the stack.
+    private static func withHex<Result>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, 2 * bytes.count)) { text in
+            let digits: StaticString = "0123456789abcdef"
+            let digit = digits.utf8Start
+            for (index, byte) in bytes.enumerated() {
+                text[2 &* index] = digit[Int(byte &>> 4)]
+                text[2 &* index &+ 1] = digit[Int(byte & 0x0F)]
+            }
+            return body(UnsafeBufferPointer(rebasing: text[0..<2 * bytes.count]))
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     // MARK: - language
@@ -266,9 +312,12 @@ public struct NamesPlugin: FormatterPlugin {
 
     /// The CLDR plural category of `count` in the requested language's own rules.
     private func plural(_ request: RequestFields, into response: inout ResponseWriter) throws {
-        let tag = try request.locale(resolver).requested.description
-        guard let rules = pluralRules.value(for: tag) else {
-            throw CoreError.invalidField("locale", message: "ICU has no plural rules for \"\(tag)\".")
+        let rules = try Self.withValue(in: pluralRulesByText, for: request, { $0 }) {
+            let tag = try request.locale(resolver).requested.description
+            guard let rules = pluralRules.value(for: tag) else {
+                throw CoreError.invalidField("locale", message: "ICU has no plural rules for \"\(tag)\".")
+            }
+            return rules
         }
         let category: String?
         switch request["count"] {
@@ -297,12 +346,22 @@ public struct NamesPlugin: FormatterPlugin {
     /// Formats a catalogue message in the viewer's language, or in English when that language lacks the key.
     private func message(_ request: RequestFields, into response: inout ResponseWriter) throws {
         let key = try request.required("key")
-        let resolved = try request.locale(resolver)
+        let requested = try Self.withValue(in: languagesByText, for: request, \.language) {
+            MessageLanguage(try request.locale(resolver).language)
+        }
         let arguments = try request.object("args") ?? RequestFields([:], path: "args")
         guard key.utf8.count <= longestKey, let entry = catalogue.entries[key] else { throw NamesError.unknownKey(key) }
-        let language = entry.languages[resolved.language] != nil ? resolved.language : "en"
-        guard let message = entry.languages[language] else { throw NamesError.unknownKey(key) }
+        let language: String
+        let message: CompiledMessage
+        if let found = entry.languages[requested] {
+            (language, message) = (requested, found)
+        } else if let english = entry.languages["en"] {
+            (language, message) = ("en", english)
+        } else {
+            throw NamesError.unknownKey(key)
+        }
         var values: [(name: String, value: String, isNumber: Bool)] = []
+        values.reserveCapacity(message.arguments.count)
         for (name, kind) in message.arguments {
             values.append(try Self.argument(name, kind: kind, in: arguments))
         }
@@ -314,7 +373,7 @@ public struct NamesPlugin: FormatterPlugin {
     private static func argument(
         _ name: String, kind: ArgumentKind, in arguments: RequestFields
     ) throws(CoreError) -> (name: String, value: String, isNumber: Bool) {
-        let field = arguments.path(name)
+        var field: String { arguments.path(name) }
         switch (arguments[name], kind) {
         case (nil, _):
             throw .invalidField(field, message: "The message needs the argument \"\(name)\".")
@@ -345,6 +404,15 @@ public struct NamesPlugin: FormatterPlugin {
         let parts = bytes.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
         return text.utf8.count <= 64 && !parts.isEmpty && parts.count <= 2
             && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { (0x30...0x39).contains($0) } }
+    }
+}
+
+/// The language a request's `locale` resolves to, remembered by its text.
+final class MessageLanguage: Sendable {
+    let language: String
+
+    init(_ language: String) {
+        self.language = language
     }
 }
 

@@ -67,6 +67,36 @@ import Testing
         #expect(response == ["lang": "en", "text": "Zoë has a birthday today"])
     }
 
+    /// The language is remembered by the locale's text: one plugin answers a run of locales (spellings of one tag,
+    /// an unsupported one, none, a priority list), twice over and read flat as the daemon reads them, as a fresh
+    /// plugin answers each; values with a NUL, quotes or nothing in them reach ICU whole.
+    @Test func languagesRememberedByTheLocalesTextAnswerAsFreshOnes() throws {
+        func flat(_ plugin: NamesPlugin, _ line: String) throws -> [UInt8] {
+            let request = try Array(line.utf8).withUnsafeBufferPointer { try Request(line: $0) }
+            var writer = ResponseWriter(bytes: [UInt8(ascii: "{")])
+            try plugin.handle(request, into: &writer)
+            return writer.bytes
+        }
+        let locales: [JSONValue?] = ["nl", "NL", "nl-BE", "fr-FR", "de", nil, ["fr", "de"], ["de", "nl"], "en-US"]
+        var lines: [String] = []
+        for locale in locales {
+            for name in ["Anna", "", "a\u{0}b", "\"q\" \\ ü"] {
+                var request: JSONObject = ["op": "message", "key": "contacts.details_updated"]
+                if let locale { request.append("locale", locale) }
+                request.append("args", ["count": 3, "name": .string(name)])
+                lines.append(JSONWriter.string(.object(request)))
+            }
+        }
+        let fresh = try lines.map { try flat(loadPlugin(NamesPlugin.self), $0) }
+        for _ in 0..<2 {
+            for (line, expected) in zip(lines, fresh) {
+                #expect(try flat(shipped, line) == expected, "\(line)")
+                #expect(try Array(JSONWriter.string(.object(shipped.answer(line))).utf8) == expected + [0x7D])
+            }
+        }
+        #expect(String(decoding: fresh[2], as: UTF8.self).contains(#"a\u0000b heeft 3 gegevens"#))
+    }
+
     @Test func unknownKeyIsAnErrorNeverTheKey() {
         let failure = shipped.failure(#"{"op":"message","key":"contacts.nope","locale":"nl","args":{}}"#)
         #expect(failure?.code == "unknown_key")

@@ -85,6 +85,43 @@ import Testing
         #expect(try shipped.answer(#"{"op":"plural","locale":"en","count":5}"#)["category"] == "other")
     }
 
+    /// The members `plural` writes for `line` read flat, as the daemon reads it: the rules are found by the locale's
+    /// bytes where they lie in the line.
+    func flatMembers(_ plugin: NamesPlugin, _ line: String) throws -> [UInt8] {
+        let request = try Array(line.utf8).withUnsafeBufferPointer { try Request(line: $0) }
+        var writer = ResponseWriter(bytes: [UInt8(ascii: "{")])
+        try plugin.handle(request, into: &writer)
+        return writer.bytes
+    }
+
+    /// Rules are remembered by the locale's text: one plugin answers every case twice, read flat and as a tree, with
+    /// its category; an absent locale, a priority list and other spellings of a tag answer as a fresh plugin does,
+    /// and a locale that fails keeps failing.
+    @Test func rulesRememberedByTheLocalesTextAnswerAsFreshOnes() throws {
+        for _ in 0..<2 {
+            for example in Self.cases {
+                let line = JSONWriter.string(
+                    ["op": "plural", "locale": .string(example.locale), "count": example.count])
+                let expected = Array(#"{"category":"#.utf8) + JSONWriter.encode(.string(example.category))
+                #expect(try flatMembers(shipped, line) == expected, "\(line)")
+                #expect(try shipped.answer(line) == ["category": .string(example.category)], "\(line)")
+            }
+        }
+        let fresh = try loadPlugin(NamesPlugin.self)
+        for line in [
+            #"{"op":"plural","count":1}"#, #"{"op":"plural","locale":["pl","en"],"count":5}"#,
+            #"{"op":"plural","locale":"PL-pl","count":5}"#, #"{"op":"plural","locale":"pl_PL","count":22}"#,
+        ] {
+            let expected = try flatMembers(fresh, line)
+            for _ in 0..<2 { #expect(try flatMembers(shipped, line) == expected, "\(line)") }
+        }
+        let failing = #"{"op":"plural","locale":"!","count":1}"#
+        for _ in 0..<2 {
+            #expect(shipped.failure(failing)?.field == "locale")
+            #expect(throws: (any Error).self) { try flatMembers(shipped, failing) }
+        }
+    }
+
     @Test func countMustBeANumberOrAPlainDecimalString() {
         #expect(shipped.failure(#"{"op":"plural","locale":"en"}"#)?.field == "count")
         #expect(shipped.failure(#"{"op":"plural","locale":"en","count":"five"}"#)?.field == "count")

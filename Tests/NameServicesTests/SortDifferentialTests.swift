@@ -114,26 +114,113 @@ import Testing
     /// Collators are remembered by the locale's bytes: each spelling once, the absent locale once, and a text past
     /// the longest remembered one still answered.
     @Test func collatorsAreRememberedByTheLocalesBytes() throws {
-        let table = CollatorsByText(limit: 3)
+        let table = ByLocaleText<Collator>(limit: 3)
         let swedish = try #require(Collator(tag: "sv"))
         let dutch = try #require(Collator(tag: "nl"))
         func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
-        #expect(bytes("sv").withUnsafeBufferPointer { table.collator(for: $0) } == nil)
+        #expect(bytes("sv").withUnsafeBufferPointer { table.value(for: $0) } == nil)
         #expect(bytes("sv").withUnsafeBufferPointer { table.remember(swedish, for: $0) } === swedish)
         #expect(bytes("sv").withUnsafeBufferPointer { table.remember(dutch, for: $0) } === swedish)
-        #expect(bytes("sv").withUnsafeBufferPointer { table.collator(for: $0) } === swedish)
-        #expect(bytes("SV").withUnsafeBufferPointer { table.collator(for: $0) } == nil)
-        #expect(table.collator(for: nil) == nil)
+        #expect(bytes("sv").withUnsafeBufferPointer { table.value(for: $0) } === swedish)
+        #expect(bytes("SV").withUnsafeBufferPointer { table.value(for: $0) } == nil)
+        #expect(table.value(for: nil) == nil)
         #expect(table.remember(dutch, for: nil) === dutch)
-        #expect(table.collator(for: nil) === dutch)
-        let long = bytes(String(repeating: "x", count: CollatorsByText.longestKey + 1))
+        #expect(table.value(for: nil) === dutch)
+        let long = bytes(String(repeating: "x", count: ByLocaleText<Collator>.longestKey + 1))
         #expect(long.withUnsafeBufferPointer { table.remember(dutch, for: $0) } === dutch)
-        #expect(long.withUnsafeBufferPointer { table.collator(for: $0) } == nil)
-        // At its limit the table forgets every text and starts again.
+        #expect(long.withUnsafeBufferPointer { table.value(for: $0) } == nil)
+        // At its limit the table remembers no more texts, and keeps those it has.
         for text in ["nl", "de", "fr"] { _ = bytes(text).withUnsafeBufferPointer { table.remember(dutch, for: $0) } }
-        #expect(table.count == 2)
-        #expect(bytes("sv").withUnsafeBufferPointer { table.collator(for: $0) } == nil)
-        #expect(bytes("fr").withUnsafeBufferPointer { table.collator(for: $0) } === dutch)
+        #expect(table.count == 3)
+        #expect(bytes("sv").withUnsafeBufferPointer { table.value(for: $0) } === swedish)
+        #expect(bytes("nl").withUnsafeBufferPointer { table.value(for: $0) } === dutch)
+        #expect(bytes("fr").withUnsafeBufferPointer { table.remember(swedish, for: $0) } === swedish)
+        #expect(bytes("fr").withUnsafeBufferPointer { table.value(for: $0) } == nil)
+        #expect(ByLocaleText<Collator>(limit: 100_000).count == 0)
+    }
+
+    final class Box: Sendable {}
+
+    /// The table keeps what it remembers until it goes itself, then lets go of every value.
+    @Test func aTableLetsGoOfItsValuesWhenItGoes() {
+        weak var kept: Box?
+        weak var refused: Box?
+        do {
+            let table = ByLocaleText<Box>(limit: 1)
+            do {
+                let first = Box()
+                let second = Box()
+                kept = first
+                refused = second
+                _ = table.remember(first, for: nil)
+                #expect(Array("sv".utf8).withUnsafeBufferPointer { table.remember(second, for: $0) } === second)
+            }
+            #expect(kept != nil)
+            #expect(refused == nil)
+            #expect(table.value(for: nil) === kept)
+        }
+        #expect(kept == nil)
+    }
+
+    /// Lookups take no lock: two threads look up every text while a third remembers them, and each sees a text
+    /// either not yet or with its own value, never another's.
+    @Test func lookupsWhileTextsAreRememberedSeeWholeEntries() async {
+        let table = ByLocaleText<Box>(limit: 256)
+        let texts = (0..<256).map { Array("text-\($0)-\(String(repeating: "x", count: $0 % 40))".utf8) }
+        let boxes = texts.map { _ in Box() }
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for (text, box) in zip(texts, boxes) {
+                    _ = text.withUnsafeBufferPointer { table.remember(box, for: $0) }
+                }
+                return true
+            }
+            for _ in 0..<2 {
+                group.addTask {
+                    var whole = true
+                    for _ in 0..<20 {
+                        for (text, box) in zip(texts, boxes) {
+                            let found = text.withUnsafeBufferPointer { table.value(for: $0) }
+                            if let found, found !== box { whole = false }
+                        }
+                    }
+                    return whole
+                }
+            }
+            for await whole in group { #expect(whole) }
+        }
+        #expect(table.count == 256)
+    }
+
+    /// A text's first 16 bytes are packed in two words (overlapping ones below 16 bytes) and the rest kept aside: a
+    /// change of any one byte, at any length on either side of the packing's edges, is another text.
+    @Test func everyByteOfARememberedTextTellsItApart() throws {
+        let table = ByLocaleText<Collator>(limit: 256)
+        let swedish = try #require(Collator(tag: "sv"))
+        let dutch = try #require(Collator(tag: "nl"))
+        var remembered: [[UInt8]: Collator] = [:]
+        var others: [[UInt8]] = []
+        for length in 0...36 {
+            let base = (0..<length).map { UInt8(truncatingIfNeeded: 0x61 + $0 % 26) }
+            remembered[base] = base.withUnsafeBufferPointer { table.remember(swedish, for: $0) }
+            others.append(base + [0])
+            for position in 0..<length {
+                var variant = base
+                variant[position] ^= 0x20
+                if position.isMultiple(of: 4) {
+                    remembered[variant] = variant.withUnsafeBufferPointer { table.remember(dutch, for: $0) }
+                } else {
+                    others.append(variant)
+                }
+            }
+        }
+        for (text, collator) in remembered {
+            #expect(text.withUnsafeBufferPointer { table.value(for: $0) } === collator, "\(text)")
+        }
+        for text in others {
+            #expect(text.withUnsafeBufferPointer { table.value(for: $0) } == nil, "\(text)")
+        }
+        #expect(table.count == remembered.count)
     }
 
     @Test func theIndexSortOrdersEveryPermutationOfSmallListsAndLongRandomOnes() {
@@ -162,6 +249,20 @@ import Testing
         for count in [15, 16, 17, 32, 33, 100, 1000, 4097] {
             check((0..<count).map { _ in Int.random(in: 0..<(count / 3 + 1), using: &generator) })
         }
+    }
+
+    /// `sortKey` writes keys made on the stack; they are the bytes of `Collator.sortKey(_:)`, also for an empty
+    /// name and for names whose keys outgrow the stack buffer (ICU is asked again with the size it needs).
+    @Test func keysMadeOnTheStackAreTheSortKeys() throws {
+        let collator = try #require(Collator(tag: "de"))
+        var generator = SeededGenerator(state: 41)
+        var names = Self.randomNames(200, using: &generator) + ["", String(repeating: "Öztürk ", count: 200)]
+        names.append(String(repeating: "\u{1F44D}\u{1F3FD}e\u{301}", count: 100))
+        for name in names {
+            let key = Array(name.utf8).withUnsafeBufferPointer { collator.withSortKey($0) { Array($0) } }
+            #expect(key == collator.sortKey(name), "\(name)")
+        }
+        #expect(collator.sortKey(names[names.count - 2]).count > 512)
     }
 
     /// The escape check and the short copy the answer is written with are FmtCore's, tested there.
