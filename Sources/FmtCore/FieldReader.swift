@@ -353,8 +353,24 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
         _ resolver: LocaleResolver, field name: String = "locale"
     ) throws(Failure) -> ResolvedLocale {
         let resolved: Result<ResolvedLocale, CoreError>
+        switch storage {
+        case .tree: break
+        case .flat(let record, let index):
+            // A string member is resolved from its bytes where they lie: no `String` unless the cache misses.
+            guard let member = record.member(name, in: index) else { return resolver.english }
+            switch record.kind(member) {
+            case .null where Failures.nullIsAbsent: return resolver.english
+            case .string:
+                do throws(CoreError) {
+                    return try resolver.resolve(utf8: record.text(member), field: path(name))
+                } catch {
+                    throw failures.invalid(error.field ?? path(name), error.message)
+                }
+            default: break
+            }
+        }
         switch self[name] {
-        case nil: return resolver.resolve(LanguageTag.english)
+        case nil: return resolver.english
         case .string(let text)?:
             resolved = Result { () throws(CoreError) in try resolver.resolve(text, field: path(name)) }
         case .array(let values)?:

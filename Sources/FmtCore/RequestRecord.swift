@@ -182,6 +182,14 @@ final class RequestRecord: @unchecked Sendable {
         return body(UnsafeBufferPointer(start: source.map { $0 + Int(entry.start) }, count: Int(entry.count)))
     }
 
+    /// The text of the string or number at `index`, as bytes, valid while the record holds this line.
+    @usableFromInline
+    func text(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        let entry = entries.base![index]
+        let source = entry.inDecoded ? decoded.base : bytes.base
+        return UnsafeBufferPointer(start: source.map { $0 + Int(entry.start) }, count: Int(entry.count))
+    }
+
     /// The member's name at `index`.
     func key(_ index: Int) -> String {
         let entry = entries.base![index]
