@@ -1,4 +1,3 @@
-import CICU
 import Glibc
 
 /// A request line read flat: one pass over its bytes checks it as `JSONReader` does and records where every value
@@ -630,9 +629,7 @@ private struct RecordScanner {
 
     /// Whether `text` has at most `JSONReader.maxNonStarters` non-starters in a row.
     static func isStreamSafe(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        text.withMemoryRebound(to: CChar.self) {
-            fmt_icu_stream_safe_violation($0.baseAddress, Int32($0.count), Int32(JSONReader.maxNonStarters)) < 0
-        }
+        StreamSafeText.isSafe(text)
     }
 }
 
