@@ -166,11 +166,11 @@ final class RequestRecord: @unchecked Sendable {
         return true
     }
 
-    @usableFromInline
+    @inlinable
     func kind(_ index: Int) -> Kind { entries.base![index].kind }
 
     /// How many members or elements the container at `index` has.
-    @usableFromInline
+    @inlinable
     func count(_ index: Int) -> Int { Int(entries.base![index].count) }
 
     /// The text of the string or number at `index`, as bytes.
@@ -182,7 +182,7 @@ final class RequestRecord: @unchecked Sendable {
     }
 
     /// The text of the string or number at `index`, as bytes, valid while the record holds this line.
-    @usableFromInline
+    @inlinable
     func text(_ index: Int) -> UnsafeBufferPointer<UInt8> {
         let entry = entries.base![index]
         let source = entry.inDecoded ? decoded.base : bytes.base
