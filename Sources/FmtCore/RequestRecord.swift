@@ -134,8 +134,8 @@ final class RequestRecord: @unchecked Sendable {
             // Most names fit in two words: their first 8 bytes (masked when shorter) and, past 8, their last 8. A key
             // lies in the line, which is followed by 8 zero bytes (`scan`), so a load at its start stays in the
             // buffer, and one of its last 8 bytes is within the key.
-            let (head, mask) = Self.head(name)
-            let tail = count > 8 ? Self.word(name.baseAddress!, at: count &- 8) : 0
+            let (head, mask) = WordBytes.head(name)
+            let tail = count > 8 ? WordBytes.word(name.baseAddress!, at: count &- 8) : 0
             while index < end {
                 let entry = entries[index]
                 if Int(entry.keyCount) == count {
@@ -162,36 +162,6 @@ final class RequestRecord: @unchecked Sendable {
             }
         }
         return found < 0 ? nil : found
-    }
-
-    /// The first 8 bytes of `name` as a little-endian word, zero past its end, and the mask of its bytes: read by
-    /// two overlapping loads within the name rather than byte by byte.
-    @inline(__always)
-    static func head(_ name: UnsafeBufferPointer<UInt8>) -> (head: UInt64, mask: UInt64) {
-        let count = name.count
-        guard count > 0, let base = name.baseAddress else { return (0, 0) }
-        let raw = UnsafeRawPointer(base)
-        switch count {
-        case 1:
-            return (UInt64(base[0]), 0xFF)
-        case 2, 3:
-            let low = UInt64(UInt16(littleEndian: raw.loadUnaligned(as: UInt16.self)))
-            let high = UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)))
-            return (low | high &<< UInt64(truncatingIfNeeded: (count &- 2) &<< 3), count == 2 ? 0xFFFF : 0xFF_FFFF)
-        case 4...7:
-            let low = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
-            let high = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
-            let shift = UInt64(truncatingIfNeeded: (count &- 4) &<< 3)
-            return (low | high &<< shift, (1 &<< UInt64(truncatingIfNeeded: count &<< 3)) &- 1)
-        default:
-            return (word(base, at: 0), UInt64.max)
-        }
-    }
-
-    /// The 8 bytes at `offset` of `bytes`, as a little-endian word.
-    @inline(__always)
-    static func word(_ bytes: UnsafePointer<UInt8>, at offset: Int) -> UInt64 {
-        UInt64(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
     @inlinable

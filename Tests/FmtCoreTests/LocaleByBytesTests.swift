@@ -118,9 +118,22 @@ import Testing
     }
 
     @Test func remembersEachKeyByItsBytes() {
-        let cache = ByteKeyedCache<String>(limit: 1000, longestKey: 16)
+        let cache = ByteKeyedCache<String>(limit: 1000, longestKey: 40)
         var made = 0
-        let keys = (0..<600).map { String($0, radix: 7) } + ["", "e\u{301}", "\u{e9}", "exactly-16-bytes"]
+        // Every length to 40, and keys differing from those in one byte only, first, middle or last.
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789ABCD".utf8)
+        let lengths = (1...40).map { String(decoding: alphabet[0..<$0], as: UTF8.self) }
+        let variants = lengths.flatMap { key -> [String] in
+            var bytes = Array(key.utf8)
+            return Set([0, bytes.count / 2, bytes.count - 1]).sorted().map { at in
+                bytes[at] ^= 0x01
+                defer { bytes[at] ^= 0x01 }
+                return String(decoding: bytes, as: UTF8.self)
+            }
+        }
+        let keys =
+            (0..<400).map { String($0, radix: 7) } + ["", "e\u{301}", "\u{e9}", "exactly-16-bytes"] + lengths
+            + variants
         for key in keys { #expect(Self.value(cache, key, made: &made) == "v:" + key) }
         #expect(made == keys.count && cache.count == keys.count)
         for key in keys.reversed() { #expect(Self.value(cache, key, made: &made) == "v:" + key) }
