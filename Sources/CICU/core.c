@@ -6,6 +6,7 @@
 #include <unicode/uloc.h>
 #include <unicode/unorm2.h>
 #include <unicode/uregion.h>
+#include <unicode/uset.h>
 #include <unicode/ustring.h>
 #include <unicode/utf16.h>
 #include <unicode/utf8.h>
@@ -115,4 +116,61 @@ int32_t fmt_icu_stream_safe_violation(const char *text, int32_t length, int32_t 
         }
     }
     return -1;
+}
+
+int32_t fmt_icu_leading_nonstarter_ranges(int32_t *out, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    USet *set = uset_openEmpty();
+    uset_applyIntPropertyValue(set, UCHAR_LEAD_CANONICAL_COMBINING_CLASS, 0, &status);
+    uset_complement(set);
+    int32_t count = U_SUCCESS(status) ? uset_getItemCount(set) : -1;
+    for (int32_t item = 0; item < count && 2 * item + 1 < capacity; item++) {
+        UChar32 low, high;
+        status = U_ZERO_ERROR;
+        uset_getItem(set, item, &low, &high, NULL, 0, &status);
+        if (U_FAILURE(status)) {
+            count = -1;
+            break;
+        }
+        out[2 * item] = low;
+        out[2 * item + 1] = high;
+    }
+    uset_close(set);
+    return count;
+}
+
+int32_t fmt_icu_nfd_nonstarter_runs(int32_t scalar, int32_t *leading, int32_t *after_starter) {
+    UErrorCode status = U_ZERO_ERROR;
+    *leading = 0;
+    *after_starter = 0;
+    const UNormalizer2 *nfd = unorm2_getNFDInstance(&status);
+    if (U_FAILURE(status)) return -1;
+    UChar decomposition[64];
+    int32_t units = unorm2_getDecomposition(nfd, scalar, decomposition, 64, &status);
+    if (U_FAILURE(status)) return -1;
+    if (units < 0) {
+        units = 0;
+        U16_APPEND_UNSAFE(decomposition, units, scalar);
+    }
+    int32_t parts = 0;
+    int32_t run = 0;
+    int32_t seen_starter = 0;
+    int32_t offset = 0;
+    while (offset < units) {
+        UChar32 part;
+        U16_NEXT(decomposition, offset, units, part);
+        parts++;
+        if (u_getCombiningClass(part) == 0) {
+            seen_starter = 1;
+            run = 0;
+            continue;
+        }
+        run++;
+        if (seen_starter) {
+            if (run > *after_starter) *after_starter = run;
+        } else {
+            *leading = run;
+        }
+    }
+    return parts;
 }

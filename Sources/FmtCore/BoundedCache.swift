@@ -2,8 +2,8 @@ import Synchronization
 
 /// A thread-safe memo of values by key that forgets everything when it reaches its limit, so a stream of distinct
 /// keys (one per request, from any client) costs bounded memory. Clearing is safe: a caller that already holds a
-/// value keeps it alive. The one cache of the daemon's hot paths (collators, plural rules, resolved locales,
-/// territory names).
+/// value keeps it alive. The cache of the daemon's hot paths keyed by values (collators and plural rules by tag, date
+/// routes, entered languages); `ByteKeyedCache` is its sibling for a client's text looked up by its bytes.
 public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline let entries = Mutex<[Key: Value]>([:])
     /// The most entries held at once.

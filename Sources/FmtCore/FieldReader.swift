@@ -79,18 +79,18 @@ public struct FieldValue<Failures: FieldFailures>: Sendable {
     public let value: JSONValue?
     /// The member's name, or its whole path when `prefix` is empty.
     @usableFromInline let name: String
-    /// The path of the object holding it, ending in a dot, or empty.
-    @usableFromInline let prefix: String
+    /// The path of the object holding it.
+    @usableFromInline let prefix: FieldPrefix
     /// How failures are spelled.
     public let failures: Failures
 
     @inlinable
     public init(_ value: JSONValue?, path: String, failures: Failures) {
-        self.init(value, name: path, prefix: "", failures: failures)
+        self.init(value, name: path, prefix: FieldPrefix(), failures: failures)
     }
 
     @inlinable
-    init(_ value: JSONValue?, name: String, prefix: String, failures: Failures) {
+    init(_ value: JSONValue?, name: String, prefix: FieldPrefix, failures: Failures) {
         if Failures.nullIsAbsent, case .null? = value { self.value = nil } else { self.value = value }
         self.name = name
         self.prefix = prefix
@@ -100,7 +100,7 @@ public struct FieldValue<Failures: FieldFailures>: Sendable {
     /// The member's dotted path (`address.country`, `formats.BE.lines`), built only when asked (for errors).
     @inlinable
     public var path: String {
-        prefix.isEmpty ? name : prefix + name
+        prefix.path(name)
     }
 
     @inlinable
@@ -135,7 +135,8 @@ public struct FieldValue<Failures: FieldFailures>: Sendable {
     public func object(or problem: String? = nil) throws(Failure) -> FieldReader<Failures>? {
         switch value {
         case nil: return nil
-        case .object(let object)?: return FieldReader(object, path: path, failures: failures)
+        case .object(let object)?:
+            return FieldReader(storage: .tree(object), prefix: prefix.nested(name), failures: failures)
         case let other?: throw wrongType(expected: "an object", got: other, problem)
         }
     }
@@ -178,8 +179,8 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     public var object: JSONObject { storage.object }
     /// How failures are spelled.
     public let failures: Failures
-    /// The path of this object, ending in a dot (`address.`), or empty at the top.
-    @usableFromInline let prefix: String
+    /// The path of this object's members (`address.`, empty at the top), joined only when an error names one.
+    @usableFromInline let prefix: FieldPrefix
     @usableFromInline let storage: FieldStorage
 
     /// A reader of `object`, whose members are named `path.member` (or `member` when `path` is nil).
@@ -190,9 +191,14 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
 
     @inlinable
     init(storage: FieldStorage, path: String?, failures: Failures) {
+        self.init(storage: storage, prefix: FieldPrefix(path: path), failures: failures)
+    }
+
+    @inlinable
+    init(storage: FieldStorage, prefix: FieldPrefix, failures: Failures) {
         self.storage = storage
         self.failures = failures
-        prefix = path.map { $0 + "." } ?? ""
+        self.prefix = prefix
     }
 
     /// How many members the object has, duplicates included.
@@ -207,7 +213,7 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     /// The dotted path of a member, as errors name it.
     @inlinable
     public func path(_ name: String) -> String {
-        prefix.isEmpty ? name : prefix + name
+        prefix.path(name)
     }
 
     /// A member (the last of that name), for the typed accessors of `FieldValue`.
@@ -293,11 +299,12 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     @inlinable
     public func object(_ name: String, or problem: String? = nil) throws(Failure) -> FieldReader? {
         if let nested = storage.objectMember(name) {
-            return FieldReader(storage: nested, path: path(name), failures: failures)
+            return FieldReader(storage: nested, prefix: prefix.nested(name), failures: failures)
         }
         switch self[name] {
         case nil: return nil
-        case .object(let object)?: return FieldReader(object, path: path(name), failures: failures)
+        case .object(let object)?:
+            return FieldReader(storage: .tree(object), prefix: prefix.nested(name), failures: failures)
         case .some: return try member(name).object(or: problem)
         }
     }
@@ -352,9 +359,21 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     public func locale(
         _ resolver: LocaleResolver, field name: String = "locale"
     ) throws(Failure) -> ResolvedLocale {
+        // A string member is resolved from its bytes where they lie: no `String` unless the cache misses.
+        switch storage.textMember(name) {
+        case .absent: return resolver.english
+        case .null where Failures.nullIsAbsent: return resolver.english
+        case .string(let text):
+            do throws(CoreError) {
+                return try resolver.resolve(utf8: text, field: path(name))
+            } catch {
+                throw failures.invalid(error.field ?? path(name), error.message)
+            }
+        case .null, .other: break
+        }
         let resolved: Result<ResolvedLocale, CoreError>
         switch self[name] {
-        case nil: return resolver.resolve(LanguageTag.english)
+        case nil: return resolver.english
         case .string(let text)?:
             resolved = Result { () throws(CoreError) in try resolver.resolve(text, field: path(name)) }
         case .array(let values)?:
@@ -373,6 +392,53 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     @inlinable
     public func wrongType(_ name: String, expected: String, got value: JSONValue) -> Failure {
         failures.wrongType(path(name), expected: expected, got: value)
+    }
+}
+
+/// The dotted path of an object's members (`address.`, `formats.BE.`), kept without its final dot, so that reading a
+/// nested object of the root joins no `String`: only an error naming a member does.
+@usableFromInline
+struct FieldPrefix: Sendable {
+    /// The path, without the final dot when `dotted` is false.
+    @usableFromInline let head: String
+    /// Whether `head` ends in its dot already (or is empty, for a root).
+    @usableFromInline let dotted: Bool
+
+    /// A root's: its members' paths are their names.
+    @inlinable
+    init() {
+        self.init(head: "", dotted: true)
+    }
+
+    /// The prefix of the members of the object at `path` (nil for a root).
+    @inlinable
+    init(path: String?) {
+        self.init(head: path ?? "", dotted: path == nil)
+    }
+
+    @inlinable
+    init(head: String, dotted: Bool) {
+        self.head = head
+        self.dotted = dotted
+    }
+
+    /// The prefix as text, ending in a dot, or empty for a root.
+    @inlinable
+    var text: String {
+        dotted ? head : head + "."
+    }
+
+    /// The prefix of the object named `member` in this one.
+    @inlinable
+    func nested(_ member: String) -> FieldPrefix {
+        FieldPrefix(head: path(member), dotted: false)
+    }
+
+    /// The path of the member named `member`.
+    @inlinable
+    func path(_ member: String) -> String {
+        guard dotted else { return head + "." + member }
+        return head.isEmpty ? member : head + member
     }
 }
 
@@ -440,6 +506,36 @@ enum FieldStorage: Sendable {
             guard let member = record.member(name, in: index) else { return .absent }
             guard record.kind(member) == .string else { return .other }
             return .string(record.string(member))
+        }
+    }
+
+    /// What `textMember(_:)` found.
+    @usableFromInline
+    enum TextMember {
+        /// The last member of that name is a string: its UTF-8, valid while the storage is.
+        case string(UnsafeBufferPointer<UInt8>)
+        /// There is no member of that name.
+        case absent
+        /// The last member of that name is `null`.
+        case null
+        /// Anything else (another type), or a tree: read through `value(_:)`.
+        case other
+    }
+
+    /// The last member named `name` when it is a string, as the bytes of its text where they lie (flat storage
+    /// only). Out of line, so the caller's code holds no reference of the record: a `switch` binding it in inlined
+    /// code retained and released it around each lookup.
+    @usableFromInline
+    func textMember(_ name: String) -> TextMember {
+        switch self {
+        case .tree: return .other
+        case .flat(let record, let index):
+            guard let member = record.member(name, in: index) else { return .absent }
+            switch record.kind(member) {
+            case .string: return .string(record.text(member))
+            case .null: return .null
+            default: return .other
+            }
         }
     }
 

@@ -1,5 +1,3 @@
-import CICU
-
 /// Why a line is not a JSON value we accept; the message is for people and names the byte offset.
 public struct JSONReadError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
@@ -250,7 +248,6 @@ public struct JSONReader {
     /// of non-starters longer than two (a precomposed letter's own mark), so it needs no Stream-Safe check.
     private static let firstMarkLeadByte: UInt8 = 0xCC
 
-    /// Refuses a decoded string with more than `maxNonStarters` non-starters in a row.
     /// The value of a hex digit of a `\u` escape (`a` and `A` are 10), nil for any other byte.
     @inline(__always)
     static func hexValue(_ byte: UInt8) -> UInt32? {
@@ -278,13 +275,11 @@ public struct JSONReader {
         }
     }
 
+    /// Refuses a decoded string with more than `maxNonStarters` non-starters in a row.
     private static func requireStreamSafe(
         _ decoded: UnsafeBufferPointer<UInt8>, stringStart: Int
     ) throws(JSONReadError) {
-        let violation = decoded.withMemoryRebound(to: CChar.self) {
-            fmt_icu_stream_safe_violation($0.baseAddress, Int32($0.count), Int32(maxNonStarters))
-        }
-        guard violation >= 0 else { return }
+        guard !StreamSafeText.isSafe(decoded) else { return }
         throw JSONReadError(
             message:
                 "a string has more than \(maxNonStarters) combining marks in a row (text must be Stream-Safe, UAX #15)",

@@ -1,5 +1,4 @@
 import CICU
-import Synchronization
 
 /// How a requested tag matched a supported language.
 public enum LocaleMatch: String, Sendable {
@@ -12,39 +11,83 @@ public enum LocaleMatch: String, Sendable {
 }
 
 /// The outcome of resolving a viewer's tag: the language text is produced in, the region kept for
-/// regional conventions, and the ICU locale that has data for that combination.
+/// regional conventions, and the ICU locale that has data for that combination. Its parts live in one shared
+/// object, so copying a resolution (out of the cache, into a plugin) costs one reference count.
 public struct ResolvedLocale: Sendable, Hashable {
+    @usableFromInline
+    final class Storage: Sendable {
+        @usableFromInline let requested: LanguageTag
+        @usableFromInline let language: String
+        @usableFromInline let match: LocaleMatch
+        @usableFromInline let region: String?
+        @usableFromInline let icuLocale: String
+        @usableFromInline let isList: Bool
+        @usableFromInline let index: Int?
+        @usableFromInline let tag: String
+        /// `region` as a `Region`, made once with the resolution for `ResolvedLocale.viewerRegion`.
+        @usableFromInline let viewerRegion: Region?
+
+        init(
+            requested: LanguageTag, language: String, match: LocaleMatch, region: String?, icuLocale: String,
+            isList: Bool, index: Int?
+        ) {
+            self.requested = requested
+            self.language = language
+            self.match = match
+            self.region = region
+            self.icuLocale = icuLocale
+            self.isList = isList
+            self.index = index
+            tag = region.map { "\(language)-\($0)" } ?? language
+            viewerRegion = region.flatMap { Region(subtag: $0) }
+        }
+    }
+
+    @usableFromInline let storage: Storage
+
     /// The tag as the caller sent it, parsed (collation and plural rules use it directly).
-    public let requested: LanguageTag
+    @inlinable public var requested: LanguageTag { storage.requested }
     /// The supported language (`en`, `nl`, `de`): the `lang` of every text produced for it.
-    public let language: String
-    public let match: LocaleMatch
+    @inlinable public var language: String { storage.language }
+    @inlinable public var match: LocaleMatch { storage.match }
     /// The viewer's region, kept even when the language fell back (`FR` for `fr-FR`).
-    public let region: String?
+    @inlinable public var region: String? { storage.region }
     /// The ICU locale id with data for language and region, after region containment (`en_150`).
-    public let icuLocale: String
+    @inlinable public var icuLocale: String { storage.icuLocale }
     /// Whether the caller sent a priority list (an array or an `Accept-Language` value) rather than one tag.
-    public let isList: Bool
+    @inlinable public var isList: Bool { storage.isList }
     /// For a priority list, the index of the entry whose language won (`LocalePriorityList.Entry.index`); nil when
     /// none did and English is the default, and for a single tag.
-    public let index: Int?
+    @inlinable public var index: Int? { storage.index }
 
     public init(
         requested: LanguageTag, language: String, match: LocaleMatch, region: String?, icuLocale: String,
         isList: Bool = false, index: Int? = nil
     ) {
-        self.requested = requested
-        self.language = language
-        self.match = match
-        self.region = region
-        self.icuLocale = icuLocale
-        self.isList = isList
-        self.index = index
+        storage = Storage(
+            requested: requested, language: language, match: match, region: region, icuLocale: icuLocale,
+            isList: isList, index: index)
     }
 
-    /// Language plus kept region as a BCP 47 tag (`nl-BE`, `en-FR`): the `locale` of responses.
-    public var tag: String {
-        region.map { "\(language)-\($0)" } ?? language
+    /// Language plus kept region as a BCP 47 tag (`nl-BE`, `en-FR`): the `locale` of responses. Made once, with
+    /// the resolution.
+    @inlinable public var tag: String { storage.tag }
+
+    public static func == (lhs: ResolvedLocale, rhs: ResolvedLocale) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        return lhs.requested == rhs.requested && lhs.language == rhs.language && lhs.match == rhs.match
+            && lhs.region == rhs.region && lhs.icuLocale == rhs.icuLocale && lhs.isList == rhs.isList
+            && lhs.index == rhs.index
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(requested)
+        hasher.combine(language)
+        hasher.combine(match)
+        hasher.combine(region)
+        hasher.combine(icuLocale)
+        hasher.combine(isList)
+        hasher.combine(index)
     }
 }
 
@@ -55,7 +98,10 @@ public final class LocaleResolver: Sendable {
     /// Supported interface languages, English first.
     public let supported: [String]
     private let available: Set<String>
-    private let cache = BoundedCache<WireName, ResolvedLocale>(limit: 4096)
+    /// Resolutions by the bytes of the text (or of an array's key, `arrayKey(_:)`), found without a `String`.
+    private let cache = ByteKeyedCache<ResolvedLocale>(limit: 4096, longestKey: LocaleResolver.longestCachedKey)
+    /// What an absent `locale` resolves to: English, made once.
+    public let english: ResolvedLocale
 
     public init(supported: [String]) {
         var languages = ["en"]
@@ -66,6 +112,7 @@ public final class LocaleResolver: Sendable {
             if let id = fmt_icu_available_locale(index) { available.insert(String(cString: id)) }
         }
         self.available = available
+        english = Self.resolve(.english, supported: languages, available: available)
     }
 
     /// The longest key the cache keeps, in bytes: a single tag (at most 128 bytes) always fits, as do the lists
@@ -80,41 +127,77 @@ public final class LocaleResolver: Sendable {
     /// malformed tag is `invalid_field` naming that field, a malformed element of a list naming it by index
     /// (`locale[2]`).
     public func resolve(_ text: String, field: String = "locale") throws(CoreError) -> ResolvedLocale {
-        let make = { () throws(CoreError) -> ResolvedLocale in
-            if LocalePriorityList.isAcceptLanguage(text) {
-                return self.resolve(try LocalePriorityList(acceptLanguage: text, field: field))
+        guard text.utf8.count <= Self.longestCachedKey else { return try make(text, field: field) }
+        var key = text
+        let resolved = key.withUTF8 { key in
+            Result { () throws(CoreError) -> ResolvedLocale in
+                // `make` never answers nil, so neither does the cache.
+                try cache.value(for: key) { () throws(CoreError) -> ResolvedLocale? in try make(text, field: field) }!
             }
-            guard let tag = LanguageTag(parsing: text) else {
-                throw .invalidField(
-                    field, message: "\"\(text.prefix(64))\" is not a well-formed language tag (e.g. nl-BE).")
-            }
-            return self.resolve(tag)
         }
-        guard text.utf8.count <= Self.longestCachedKey else { return try make() }
+        return try resolved.get()
+    }
+
+    /// As `resolve(_:field:)`, for a text's UTF-8 (a request's member where it lies in the line): a `String` is
+    /// made of it, and `field` asked, only when the cache does not hold it. Invalid UTF-8 reads as
+    /// `String(decoding:as:)` repairs it.
+    public func resolve(
+        utf8 text: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String
+    ) throws(CoreError) -> ResolvedLocale {
         // `make` never answers nil, so neither does the cache.
-        return try cache.value(for: WireName(text), orMake: make)!
+        try cache.value(for: text) { () throws(CoreError) -> ResolvedLocale? in
+            try make(String(decoding: text, as: UTF8.self), field: field())
+        }!
+    }
+
+    /// The resolution of a text, uncached.
+    private func make(_ text: String, field: String) throws(CoreError) -> ResolvedLocale {
+        if LocalePriorityList.isAcceptLanguage(text) {
+            return resolve(try LocalePriorityList(acceptLanguage: text, field: field))
+        }
+        guard let tag = LanguageTag(parsing: text) else {
+            throw .invalidField(
+                field, message: "\"\(text.prefix(64))\" is not a well-formed language tag (e.g. nl-BE).")
+        }
+        return resolve(tag)
     }
 
     /// Resolves a JSON array of tags in priority order (`[null, "nl"]`); `field` names the array in errors.
     public func resolve(array values: [JSONValue], field: String = "locale") throws(CoreError) -> ResolvedLocale {
         let list = try LocalePriorityList(array: values, field: field)
-        // Keyed by each entry's length and text, so no two arrays (and no string) share a key.
-        var key = "\u{1}"
+        guard let key = Self.arrayKey(values) else { return resolve(list) }
+        return key.withUnsafeBufferPointer { key in
+            cache.value(for: key) { () -> ResolvedLocale? in resolve(list) }!
+        }
+    }
+
+    /// An array's cache key: a 0x01 byte, then each entry's byte length, a colon and its text (`-` for an entry
+    /// that is not a string), so no two arrays (and no string, which cannot hold a 0x01 and resolve) share a key;
+    /// nil past `longestCachedKey` bytes.
+    static func arrayKey(_ values: [JSONValue]) -> [UInt8]? {
+        var key: [UInt8] = [0x01]
         for value in values {
             switch value {
-            case .string(let text): key += "\(text.utf8.count):\(text)"
-            default: key += "-"
+            case .string(let text):
+                key.append(contentsOf: String(text.utf8.count).utf8)
+                key.append(UInt8(ascii: ":"))
+                key.append(contentsOf: text.utf8)
+            default: key.append(UInt8(ascii: "-"))
             }
+            if key.count > longestCachedKey { return nil }
         }
-        guard key.utf8.count <= Self.longestCachedKey else { return resolve(list) }
-        return cache.value(for: WireName(key)) { () -> ResolvedLocale? in resolve(list) }!
+        return key
     }
 
     public func resolve(_ tag: LanguageTag) -> ResolvedLocale {
+        Self.resolve(tag, supported: supported, available: available)
+    }
+
+    private static func resolve(_ tag: LanguageTag, supported: [String], available: Set<String>) -> ResolvedLocale {
         let language = supported.contains(tag.language) ? tag.language : "en"
         return ResolvedLocale(
-            requested: tag, language: language, match: Self.match(tag, supported: language == tag.language),
-            region: tag.region, icuLocale: icuLocale(language: language, region: tag.region))
+            requested: tag, language: language, match: match(tag, supported: language == tag.language),
+            region: tag.region, icuLocale: icuLocale(language: language, region: tag.region, available: available))
     }
 
     /// The first entry whose language is supported, exactly or by its base, wins and lends its region; `*` wins
@@ -138,7 +221,8 @@ public final class LocaleResolver: Sendable {
         let language = winner?.language ?? "en"
         return ResolvedLocale(
             requested: requested, language: language, match: winner?.match ?? .default, region: region,
-            icuLocale: icuLocale(language: language, region: region), isList: true, index: winner?.index)
+            icuLocale: Self.icuLocale(language: language, region: region, available: available), isList: true,
+            index: winner?.index)
     }
 
     private static func match(_ tag: LanguageTag, supported: Bool) -> LocaleMatch {
@@ -152,11 +236,11 @@ public final class LocaleResolver: Sendable {
         available.contains(id)
     }
 
-    private func icuLocale(language: String, region: String?) -> String {
+    private static func icuLocale(language: String, region: String?, available: Set<String>) -> String {
         guard let region else { return language }
         // Groupings such as 419 have no containing region in ICU: the walk then ends at the world, 001.
         var chain = [region]
-        while chain.count < 8, let parent = Self.containingRegion(of: chain[chain.count - 1]) { chain.append(parent) }
+        while chain.count < 8, let parent = containingRegion(of: chain[chain.count - 1]) { chain.append(parent) }
         if chain.last != "001" { chain.append("001") }
         return chain.lazy.map { "\(language)_\($0)" }.first(where: available.contains) ?? language
     }

@@ -1,4 +1,3 @@
-import CICU
 import Glibc
 
 /// A request line read flat: one pass over its bytes checks it as `JSONReader` does and records where every value
@@ -126,31 +125,37 @@ final class RequestRecord: @unchecked Sendable {
     @usableFromInline
     func member(bytes name: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
         let entries = entries.base!
-        let line = bytes.base!
+        let line = UnsafeRawPointer(bytes.base!)
         var found = -1
         var index = object &+ 1
         let end = Int(entries[object].end)
         let count = name.count
-        if count <= 8 {
-            // Most names fit in a word: one masked load compares them. A name lies in the line, which is followed by
-            // 8 zero bytes (`scan`), so the load stays in the buffer.
-            var head: UInt64 = 0
-            for offset in 0..<count { head |= UInt64(name[offset]) &<< UInt64(truncatingIfNeeded: offset &<< 3) }
-            let mask = count == 8 ? UInt64.max : (1 &<< UInt64(truncatingIfNeeded: count &<< 3)) &- 1
-            let raw = UnsafeRawPointer(line)
+        if count <= 16 {
+            // Most names fit in two words: their first 8 bytes (masked when shorter) and, past 8, their last 8. A key
+            // lies in the line, which is followed by 8 zero bytes (`scan`), so a load at its start stays in the
+            // buffer, and one of its last 8 bytes is within the key.
+            let (head, mask) = WordBytes.head(name)
+            let tail = count > 8 ? WordBytes.word(name.baseAddress!, at: count &- 8) : 0
             while index < end {
                 let entry = entries[index]
-                if Int(entry.keyCount) == count,
-                    raw.loadUnaligned(fromByteOffset: Int(entry.keyStart), as: UInt64.self) & mask == head
-                {
-                    found = index
+                if Int(entry.keyCount) == count {
+                    let start = Int(entry.keyStart)
+                    if UInt64(littleEndian: line.loadUnaligned(fromByteOffset: start, as: UInt64.self)) & mask == head,
+                        count <= 8
+                            || UInt64(
+                                littleEndian: line.loadUnaligned(fromByteOffset: start &+ count &- 8, as: UInt64.self))
+                                == tail
+                    {
+                        found = index
+                    }
                 }
                 index = Int(entry.end)
             }
         } else {
+            let bytes = line.assumingMemoryBound(to: UInt8.self)
             while index < end {
                 let entry = entries[index]
-                if Int(entry.keyCount) == count, Self.sameBytes(line + Int(entry.keyStart), name) {
+                if Int(entry.keyCount) == count, memcmp(bytes + Int(entry.keyStart), name.baseAddress!, count) == 0 {
                     found = index
                 }
                 index = Int(entry.end)
@@ -159,19 +164,11 @@ final class RequestRecord: @unchecked Sendable {
         return found < 0 ? nil : found
     }
 
-    /// Whether `count` bytes at `bytes` are `name`'s; names are short, so a loop beats calling `memcmp`.
-    @inline(__always)
-    private static func sameBytes(_ bytes: UnsafePointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard name.count <= 16 else { return memcmp(bytes, name.baseAddress!, name.count) == 0 }
-        for offset in 0..<name.count where bytes[offset] != name[offset] { return false }
-        return true
-    }
-
-    @usableFromInline
+    @inlinable
     func kind(_ index: Int) -> Kind { entries.base![index].kind }
 
     /// How many members or elements the container at `index` has.
-    @usableFromInline
+    @inlinable
     func count(_ index: Int) -> Int { Int(entries.base![index].count) }
 
     /// The text of the string or number at `index`, as bytes.
@@ -180,6 +177,14 @@ final class RequestRecord: @unchecked Sendable {
         let entry = entries.base![index]
         let source = entry.inDecoded ? decoded.base : bytes.base
         return body(UnsafeBufferPointer(start: source.map { $0 + Int(entry.start) }, count: Int(entry.count)))
+    }
+
+    /// The text of the string or number at `index`, as bytes, valid while the record holds this line.
+    @inlinable
+    func text(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        let entry = entries.base![index]
+        let source = entry.inDecoded ? decoded.base : bytes.base
+        return UnsafeBufferPointer(start: source.map { $0 + Int(entry.start) }, count: Int(entry.count))
     }
 
     /// The member's name at `index`.
@@ -622,9 +627,7 @@ private struct RecordScanner {
 
     /// Whether `text` has at most `JSONReader.maxNonStarters` non-starters in a row.
     static func isStreamSafe(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        text.withMemoryRebound(to: CChar.self) {
-            fmt_icu_stream_safe_violation($0.baseAddress, Int32($0.count), Int32(JSONReader.maxNonStarters)) < 0
-        }
+        StreamSafeText.isSafe(text)
     }
 }
 

@@ -32,4 +32,14 @@ int fmt_icu_language_display_name(const char *language, const char *locale, char
    ICU's collation run, is quadratic in such a run; text that passes is normalised in linear time. */
 int32_t fmt_icu_stream_safe_violation(const char *text, int32_t length, int32_t limit);
 
+/* The scalars whose canonical decomposition begins with a non-starter (Lead_Canonical_Combining_Class > 0), as
+   closed ranges: out[2i] to out[2i+1]. Returns how many ranges there are (only those that fit in capacity
+   int32s are written), or -1 on failure. */
+int32_t fmt_icu_leading_nonstarter_ranges(int32_t *out, int32_t capacity);
+
+/* One scalar's canonical decomposition (the scalar itself when it has none): how many non-starters it begins
+   with before any starter (`leading`) and the longest run of non-starters after a starter in it
+   (`after_starter`). Returns the number of scalars in the decomposition, or -1 on failure. */
+int32_t fmt_icu_nfd_nonstarter_runs(int32_t scalar, int32_t *leading, int32_t *after_starter);
+
 #endif
