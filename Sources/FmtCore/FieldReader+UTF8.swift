@@ -5,11 +5,10 @@ extension FieldReader {
     public func withUTF8<Result>(
         _ name: String, or problem: String? = nil, _ body: (UnsafeBufferPointer<UInt8>) -> Result
     ) throws(Failure) -> Result? {
-        switch storage {
-        case .tree: break
-        case .flat(let record, let index):
-            guard let member = record.member(name, in: index) else { return nil }
-            if record.kind(member) == .string { return record.withText(member, body) }
+        switch storage.textMember(name) {
+        case .string(let text): return body(text)
+        case .absent: return nil
+        case .null, .other: break
         }
         guard var text = try string(name, or: problem) else { return nil }
         return text.withUTF8(body)
@@ -114,7 +113,7 @@ extension FieldReader {
         case .flat(let record, _):
             let entry = Int(slot.entry)
             guard record.kind(entry) == .string else { return nil }
-            return record.withText(entry, body)
+            return body(record.text(entry))
         }
     }
 }

@@ -76,7 +76,6 @@ public struct Region: Hashable, Sendable, CustomStringConvertible {
 extension ResolvedLocale {
     /// The viewer's region from the locale tag, canonical (`en-UK` → `GB`); nil when the tag has none or names
     /// a region ICU does not know, which then stays as sent in `region`.
-    public var viewerRegion: Region? {
-        region.flatMap { Region(subtag: $0) }
-    }
+    /// Made once with the resolution.
+    @inlinable public var viewerRegion: Region? { storage.viewerRegion }
 }
