@@ -8,14 +8,13 @@ struct AddressInput {
     /// `address.language`: the language the values are written in, when the caller says.
     var language: EnteredLanguage? = nil
 
-    @inline(__always)
     init(values: consuming FieldMap<EnteredText>, country: String, language: EnteredLanguage? = nil) {
         self.values = values
         self.country = country
         self.language = language
     }
 
-    /// An address of values made in code (the format's example, tests).
+    /// An address of values made in code as `String`s (the rendering tests').
     init(strings: FieldMap<String>, country: String, language: EnteredLanguage? = nil) {
         var values = FieldMap<EnteredText>()
         for field in AddressField.allCases {
@@ -331,22 +330,15 @@ final class AddressRenderer: Sendable {
         }
         var hidden: AddressField?
         for (dropped, kept) in format.dropWhenEqual {
-            if let value = input.values[dropped], let other = input.values[kept],
-                Self.sameText(value, other)
-            {
+            if let value = input.values[dropped], let other = input.values[kept], Self.sameText(value, other) {
                 hidden = dropped
             }
         }
         return PreparedAddress(layout: layout, arabic: arabic, warnings: warnings, hidden: hidden)
     }
 
-    /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII text byte by
-    /// byte, other text lower-cased.
-    static func sameText(_ first: String, _ second: String) -> Bool {
-        sameText(EnteredText.string(first), .string(second))
-    }
-
-    /// `sameText(_:_:)` of entered values, over their bytes unless the text needs lower-casing.
+    /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII and Latin-1 text over
+    /// its bytes, other text lower-cased.
     static func sameText(_ first: EnteredText, _ second: EnteredText) -> Bool {
         let folded = first.withUTF8 { left in
             second.withUTF8 { right -> Bool? in
@@ -867,9 +859,9 @@ struct ShownValues: ~Copyable {
     }
 
     /// Whether every byte is printable ASCII other than `"` and `\\` (0x20–0x7E): no escape, no line break, and
-    /// only the space to trim. Eight bytes at a time, with the bit tricks of `JSONWriter.escapeFlags(of:)` for the
-    /// bytes below 0x20, `"` and `\\`; and a byte of 0x7F or more sets its high bit in `word | (word + 0x01…01)` (a
-    /// carry out of a byte comes only from one of 0x80 or more, whose own high bit is set).
+    /// only the space to trim. Eight bytes at a time: `JSONWriter.escapeFlags(_:)` for the bytes below 0x20, `"`
+    /// and `\\`; and a byte of 0x7F or more sets its high bit in `word | (word + 0x01…01)` (a carry out of a byte
+    /// comes only from one of 0x80 or more, whose own high bit is set).
     private static func isPrintableASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = utf8.count
         guard count >= 8, let base = utf8.baseAddress else {
@@ -879,13 +871,8 @@ struct ShownValues: ~Copyable {
         let ones: UInt64 = 0x0101_0101_0101_0101
         var offset = 0
         while true {
-            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let found =
-                ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-                | word | (word &+ ones)
-            if found & (ones &* 0x80) != 0 { return false }
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            if JSONWriter.escapeFlags(word) | ((word | (word &+ ones)) & (ones &* 0x80)) != 0 { return false }
             if offset == count &- 8 { return true }
             // The last word overlaps the one before it rather than leaving a tail byte by byte.
             offset = min(offset &+ 8, count &- 8)

@@ -105,7 +105,8 @@ extension FieldReader {
     }
 
     /// Calls `body` with the UTF-8 of the member at `slot` (from `forEachMember(_:)`) when it is a string; nil for
-    /// any other value, which `withUTF8(_:or:_:)` by name reads with its failure.
+    /// any other value, which `withUTF8(_:or:_:)` by name reads with its failure. The bytes lie in the request's
+    /// record and stay where they are while the request lives, so a plugin may keep them while it answers it.
     @inlinable
     public func withUTF8<Result>(at slot: MemberSlot, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         switch storage {

@@ -99,7 +99,7 @@ public enum JSONWriter {
     /// The high bit of each byte of `word` (little-endian) that is below 0x20, `"` or `\`, and maybe of bytes after
     /// the first such one: the lowest bit set marks the first.
     @inlinable @inline(__always)
-    static func escapeFlags(_ word: UInt64) -> UInt64 {
+    public static func escapeFlags(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let quote = word ^ (ones &* 0x22)
         let backslash = word ^ (ones &* 0x5C)

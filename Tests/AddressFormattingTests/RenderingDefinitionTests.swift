@@ -132,7 +132,7 @@ import Testing
             }
             let reference = first == second || first.lowercased() == second.lowercased()
             #expect(
-                AddressRenderer.sameText(first, second) == reference,
+                AddressRenderer.sameText(.string(first), .string(second)) == reference,
                 "\(first.debugDescription) \(second.debugDescription)")
         }
     }
