@@ -161,6 +161,47 @@ import Testing
         #expect(try client.requestObject(google)["text"] == .string("Syncing with Google failed"))
     }
 
+    /// The daemon remembers resolved locales and collators by the `locale` text a client sends, in tables with
+    /// bounds (4,096 resolutions, then forgotten; 256 collators, then no more remembered). Thousands of distinct
+    /// texts, more than either bound, must each get the answer of their language, keep the daemon's memory
+    /// bounded, and leave the texts met first answered as before.
+    @Test func thousandsOfDistinctLocaleTextsGetTheirLanguagesAnswersInBoundedMemory() throws {
+        let daemon = try Daemon.start()
+        let client = try daemon.connect(timeoutSeconds: 60)
+        let names = #"["Zoë","Émile","Åsa","van Dijk","Öztürk","Bakker"]"#
+        let sort = { (locale: String) in #"{"op":"sort","locale":""# + locale + #"","names":"# + names + "}" }
+        let address = { (locale: String) in
+            #"{"op":"address","address":{"street":"Markt","houseNumber":"1","postalCode":"1234 AB","#
+                + #""city":"Gouda","country":"NL"},"locale":""# + locale + #""}"#
+        }
+        let sorted = try client.requestObject(sort("de"))["sorted"]
+        let lines = try client.requestObject(address("nl"))["lines"]
+        #expect(sorted?.arrayValue?.count == 6 && lines?.arrayValue?.isEmpty == false)
+        let residentBefore = daemon.residentKiB
+        let cpuBefore = daemon.cpuSeconds
+        let count = 6_000
+        for batch in stride(from: 0, to: count, by: 200) {
+            for index in batch..<batch + 200 {
+                let tag = String(index, radix: 36)
+                try client.send(sort("de-x-" + tag) + "\n" + address("nl-x-" + tag) + "\n")
+            }
+            for _ in batch..<batch + 200 {
+                let sortAnswer = try FmtConnection.decode(try client.readLine())
+                let addressAnswer = try FmtConnection.decode(try client.readLine())
+                guard sortAnswer["sorted"] == sorted, addressAnswer["lines"] == lines else {
+                    Issue.record("a private-use tag got another answer: \(sortAnswer) \(addressAnswer)")
+                    return
+                }
+            }
+        }
+        let perLine = (daemon.cpuSeconds - cpuBefore) / Double(2 * count) * 1000
+        #expect(perLine < 5, "\(perLine) ms of daemon CPU per line")
+        #expect(
+            daemon.residentKiB - residentBefore < 32 * 1024, "resident \(residentBefore) -> \(daemon.residentKiB) KiB")
+        #expect(try client.requestObject(sort("de"))["sorted"] == sorted)
+        #expect(try client.requestObject(address("nl"))["lines"] == lines)
+    }
+
     @Test(arguments: ["en-x-a", "en-US-x-1", "de-x-ab-c"])
     func privateUseTagsAreServed(_ tag: String) throws {
         let daemon = try Daemon.start()
