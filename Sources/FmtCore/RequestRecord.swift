@@ -49,11 +49,6 @@ final class RequestRecord: @unchecked Sendable {
             self.kind = kind
             self.inDecoded = inDecoded
         }
-
-        /// Calls `body` with room for the entry index of each container open at once.
-        static func withOpenContainers<Result>(_ body: (UnsafeMutablePointer<Int32>) -> Result) -> Result {
-            withUnsafeTemporaryAllocation(of: Int32.self, capacity: RequestRecord.maxDepth) { body($0.baseAddress!) }
-        }
     }
 
     /// The deepest nesting the scan takes on; deeper lines go to `JSONReader` (which refuses past its own limit).
@@ -300,9 +295,12 @@ final class RequestRecord: @unchecked Sendable {
 /// The one pass of `RequestRecord.scan`: the grammar and checks of `JSONReader`, recording instead of building.
 /// Any failure is `false`, and `JSONReader` reads the line again for its answer.
 private struct RecordScanner {
+    typealias Entry = RequestRecord.Entry
+
     let line: UnsafeBufferPointer<UInt8>
+    /// Where the out-of-line string scan (`scanStringRest`) reads; the document's scan keeps its place in a local.
     var index = 0
-    var entries = TrivialBuffer<RequestRecord.Entry>()
+    var entries = TrivialBuffer<Entry>()
     var decoded = TrivialBuffer<UInt8>()
     /// As `RequestRecord.rootOp` and `rootId`.
     var rootOp = -1
@@ -312,217 +310,301 @@ private struct RecordScanner {
         self.line = line
     }
 
+    /// A container open around the scan's place: its entry, and whether it is an object. (Its entry counts its
+    /// members or elements as they are read.)
+    struct Container {
+        var entry: Int
+        var isObject: Bool
+    }
+
+    /// A string's text: `count` bytes at `start` of the line, or of `decoded` when `inDecoded`.
+    struct Text {
+        var start: Int32
+        var count: Int32
+        var inDecoded: Bool
+    }
+
     /// The whole line, iteratively: a value, then what may follow it in its container, until the root ends. The
     /// line's trailing zero bytes end every scan that runs off it (no token starts with a zero byte).
     mutating func scanDocument() -> Bool {
-        RequestRecord.Entry.withOpenContainers { open in scanDocument(open: open) }
+        // The containers outside the innermost open one.
+        withUnsafeTemporaryAllocation(of: Container.self, capacity: RequestRecord.maxDepth) {
+            scanDocument(outer: $0.baseAddress!)
+        }
     }
 
-    private enum Next {
-        case value, member, afterValue
-    }
-
-    private mutating func scanDocument(open: UnsafeMutablePointer<Int32>) -> Bool {
+    /// The scan's place, the entries written and the innermost container are locals (registers), written back
+    /// once, and a member's name goes straight into its value's entry: the entries' buffer grows out of line
+    /// (`grow(_:)`), and only a string with escapes or non-ASCII bytes, or an error, leaves the inlined path.
+    private mutating func scanDocument(outer: UnsafeMutablePointer<Container>) -> Bool {
         let bytes = line.baseAddress!
+        if entries.capacity == 0 { entries.reserve(16) }
+        var base = entries.base!
+        var capacity = entries.capacity
+        // The entries written; the next value's is `base[count]`, its name (or none) written already.
+        var count = 0
         var depth = 0
-        var key: (start: Int32, count: Int32) = (-1, 0)
-        var next = Next.value
-        skipWhitespace()
-        while true {
-            switch next {
-            case .value:
-                let at = entries.count
-                // `RequestRecord.scan` keeps lines below `Int32.max` bytes, and there are fewer entries than bytes.
-                var entry = RequestRecord.Entry(
-                    keyStart: key.start, keyCount: key.count, start: Int32(truncatingIfNeeded: index), count: 0,
-                    end: Int32(truncatingIfNeeded: at &+ 1), kind: .null, inDecoded: false)
-                let byte = bytes[index]
-                switch byte {
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    guard depth < RequestRecord.maxDepth else { return false }
-                    let isObject = byte == UInt8(ascii: "{")
-                    entry.kind = isObject ? .object : .array
-                    entries.append(entry)
-                    open[depth] = Int32(truncatingIfNeeded: at)
-                    depth &+= 1
-                    index &+= 1
-                    skipWhitespace()
-                    if bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                        index += 1
-                        depth -= 1
-                        next = .afterValue
-                    } else {
-                        next = isObject ? .member : .value
-                        key = (-1, 0)
-                    }
-                    continue
-                case UInt8(ascii: "\""):
-                    entry.kind = .string
-                    guard scanString(into: &entry) else { return false }
-                case UInt8(ascii: "t"):
-                    guard expectWord("true") else { return false }
-                    entry.kind = .true
-                case UInt8(ascii: "f"):
-                    guard expectWord("false") else { return false }
-                    entry.kind = .false
-                case UInt8(ascii: "n"):
-                    guard expectWord("null") else { return false }
-                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    guard scanNumber() else { return false }
-                    entry.kind = .number
-                    entry.count = Int32(truncatingIfNeeded: index) &- entry.start
-                default:
-                    return false
-                }
-                entries.append(entry)
-                next = .afterValue
-            case .member:
-                guard bytes[index] == UInt8(ascii: "\"") else { return false }
-                var name = RequestRecord.Entry(
-                    keyStart: -1, keyCount: 0, start: 0, count: 0, end: 0, kind: .string, inDecoded: false)
-                // A name with escapes is left to `JSONReader`: names are compared by their bytes in the line.
-                guard scanString(into: &name), !name.inDecoded else { return false }
-                key = (name.start, name.count)
-                if depth == 1, name.count == 2 {
-                    let first = bytes[Int(name.start)]
-                    let second = bytes[Int(name.start) &+ 1]
-                    if first == UInt8(ascii: "o"), second == UInt8(ascii: "p") {
-                        rootOp = entries.count
-                    } else if first == UInt8(ascii: "i"), second == UInt8(ascii: "d") {
-                        rootId = entries.count
-                    }
-                }
-                skipWhitespace()
-                guard bytes[index] == UInt8(ascii: ":") else { return false }
-                index += 1
-                skipWhitespace()
-                next = .value
-            case .afterValue:
-                guard depth > 0 else {
-                    skipWhitespace()
-                    return index == line.count
-                }
-                let container = Int(open[depth &- 1])
-                entries.base![container].count &+= 1
-                skipWhitespace()
-                let byte = bytes[index]
-                let isObject = entries.base![container].kind == .object
-                if byte == UInt8(ascii: ",") {
-                    index += 1
-                    skipWhitespace()
-                    next = isObject ? .member : .value
-                    key = (-1, 0)
-                } else if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    index += 1
-                    entries.base![container].end = Int32(truncatingIfNeeded: entries.count)
-                    depth &-= 1
+        var current = Container(entry: 0, isObject: false)
+        base.pointee.keyStart = -1
+        base.pointee.keyCount = 0
+        var at = Self.skipWhitespace(bytes, 0)
+        scanning: while true {
+            // `RequestRecord.scan` keeps lines below `Int32.max` bytes, and there are fewer entries than bytes.
+            let entry = base + count
+            let start = Int32(truncatingIfNeeded: at)
+            let byte = bytes[at]
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard let text = scanString(bytes, at: &at) else { return false }
+                entry.pointee.start = text.start
+                entry.pointee.count = text.count
+                entry.pointee.kind = .string
+                entry.pointee.inDecoded = text.inDecoded
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard depth < RequestRecord.maxDepth else { return false }
+                let isObject = byte == UInt8(ascii: "{")
+                entry.pointee.start = start
+                entry.pointee.count = 0
+                entry.pointee.kind = isObject ? .object : .array
+                entry.pointee.inDecoded = false
+                at = Self.skipWhitespace(bytes, at &+ 1)
+                if bytes[at] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    // Empty: its entry is whole once it has its end.
+                    at &+= 1
                 } else {
-                    return false
+                    if depth > 0 { outer[depth &- 1] = current }
+                    current = Container(entry: count, isObject: isObject)
+                    depth &+= 1
+                    count &+= 1
+                    if count == capacity { (base, capacity) = grow(count) }
+                    guard
+                        isObject ? scanName(bytes, at: &at, into: base, count, root: count == 1) : noName(base + count)
+                    else { return false }
+                    continue scanning
                 }
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                // The words' bytes, little-endian.
+                let (kind, word, length): (RequestRecord.Kind, UInt64, Int) =
+                    switch byte {
+                    case UInt8(ascii: "t"): (.true, 0x65_75_72_74, 4)
+                    case UInt8(ascii: "f"): (.false, 0x65_73_6C_61_66, 5)
+                    default: (.null, 0x6C_6C_75_6E, 4)
+                    }
+                guard Self.hasWord(bytes, at, word, length: length) else { return false }
+                at &+= length
+                entry.pointee.start = start
+                entry.pointee.count = 0
+                entry.pointee.kind = kind
+                entry.pointee.inDecoded = false
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                at = Self.numberEnd(bytes, at)
+                guard at >= 0 else { return false }
+                entry.pointee.start = start
+                entry.pointee.count = Int32(truncatingIfNeeded: at) &- start
+                entry.pointee.kind = .number
+                entry.pointee.inDecoded = false
+            default:
+                return false
+            }
+            count &+= 1
+            entry.pointee.end = Int32(truncatingIfNeeded: count)
+            // What follows a value: a separator and the next, or the ends of containers.
+            while true {
+                guard depth > 0 else {
+                    entries.count = count
+                    return Self.skipWhitespace(bytes, at) == line.count
+                }
+                base[current.entry].count &+= 1
+                at = Self.skipWhitespace(bytes, at)
+                let byte = bytes[at]
+                if byte == UInt8(ascii: ",") {
+                    at = Self.skipWhitespace(bytes, at &+ 1)
+                    if count == capacity { (base, capacity) = grow(count) }
+                    guard
+                        current.isObject
+                            ? scanName(bytes, at: &at, into: base, count, root: current.entry == 0)
+                            : noName(base + count)
+                    else { return false }
+                    continue scanning
+                }
+                guard byte == (current.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
+                at &+= 1
+                base[current.entry].end = Int32(truncatingIfNeeded: count)
+                depth &-= 1
+                if depth > 0 { current = outer[depth &- 1] }
             }
         }
     }
 
+    /// The entries' buffer, with room for one more after the `count` written, and its capacity.
+    @inline(never)
+    private mutating func grow(_ count: Int) -> (UnsafeMutablePointer<Entry>, Int) {
+        entries.count = count
+        entries.reserve(count &+ 1)
+        return (entries.base!, entries.capacity)
+    }
+
+    /// Marks the next value, an element, as having no name; true.
     @inline(__always)
-    private mutating func skipWhitespace() {
+    private func noName(_ entry: UnsafeMutablePointer<Entry>) -> Bool {
+        entry.pointee.keyStart = -1
+        entry.pointee.keyCount = 0
+        return true
+    }
+
+    /// A member's name at `at`, its colon and the whitespace around it, leaving `at` at the value: the name goes
+    /// into `base[index]`, the value's entry, and in the root object (`root`) an `op` or `id` is noted as the
+    /// value's. A name with escapes is left to `JSONReader`: names are compared by their bytes in the line.
+    @inline(__always)
+    private mutating func scanName(
+        _ bytes: UnsafePointer<UInt8>, at: inout Int, into base: UnsafeMutablePointer<Entry>, _ index: Int, root: Bool
+    ) -> Bool {
+        let entry = base + index
+        guard bytes[at] == UInt8(ascii: "\""), let name = scanString(bytes, at: &at), !name.inDecoded else {
+            return false
+        }
+        entry.pointee.keyStart = name.start
+        entry.pointee.keyCount = name.count
+        if root, name.count == 2 {
+            let pair = UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: Int(name.start), as: UInt16.self)
+            if pair == UInt16(littleEndian: 0x70_6F) {  // "op"
+                rootOp = index
+            } else if pair == UInt16(littleEndian: 0x64_69) {  // "id"
+                rootId = index
+            }
+        }
+        if bytes[at] != UInt8(ascii: ":") {
+            at = Self.skipWhitespace(bytes, at)
+            guard bytes[at] == UInt8(ascii: ":") else { return false }
+        }
+        at = Self.skipWhitespace(bytes, at &+ 1)
+        return true
+    }
+
+    /// The first byte at or after `at` that is no JSON whitespace (the line's zero padding ends it).
+    @inline(__always)
+    private static func skipWhitespace(_ bytes: UnsafePointer<UInt8>, _ at: Int) -> Int {
+        var at = at
         while true {
-            switch line.baseAddress![index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index &+= 1
-            default: return
+            let byte = bytes[at]
+            // Every whitespace byte is at most a space.
+            if byte > 0x20 { return at }
+            switch byte {
+            case 0x20, 0x0A, 0x0D, 0x09: at &+= 1
+            default: return at
             }
         }
     }
 
-    private mutating func expectWord(_ word: StaticString) -> Bool {
-        let count = word.utf8CodeUnitCount
-        guard line.count - index >= count else { return false }
-        let start = word.utf8Start
-        for offset in 0..<count where line[index + offset] != start[offset] { return false }
-        index += count
-        return true
-    }
-
-    private func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-    }
-
-    private mutating func scanNumber() -> Bool {
-        if line[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < line.count, isDigit(line[index]) else { return false }
-        if line[index] == UInt8(ascii: "0") {
-            index += 1
-        } else {
-            while index < line.count, isDigit(line[index]) { index += 1 }
-        }
-        if index < line.count, line[index] == UInt8(ascii: ".") {
-            index += 1
-            guard index < line.count, isDigit(line[index]) else { return false }
-            while index < line.count, isDigit(line[index]) { index += 1 }
-        }
-        if index < line.count, line[index] == UInt8(ascii: "e") || line[index] == UInt8(ascii: "E") {
-            index += 1
-            if index < line.count, line[index] == UInt8(ascii: "+") || line[index] == UInt8(ascii: "-") {
-                index += 1
-            }
-            guard index < line.count, isDigit(line[index]) else { return false }
-            while index < line.count, isDigit(line[index]) { index += 1 }
-        }
-        return true
-    }
-
-    /// A string from its opening quote: its text's place in `entry` (in the line, or unescaped into `decoded`),
-    /// valid UTF-8 and Stream-Safe as `JSONReader` requires. Inlined for the common string, plain ASCII without
-    /// escapes; any other goes on in `scanStringRest(start:nonASCII:into:)`.
+    /// Whether the `length` bytes at `at` are `word`'s (little-endian letters), in one load: the line is followed
+    /// by 8 zero bytes, so the load stays in the buffer, and a zero byte matches no letter.
     @inline(__always)
-    private mutating func scanString(into entry: inout RequestRecord.Entry) -> Bool {
-        let start = index &+ 1
-        // Eight bytes at a time up to the first quote, backslash or control character (the bit tricks of
-        // `JSONWriter.wordNeedsEscape`, whose lowest flagged byte is exact). The line is followed by 8 zero bytes
-        // (`RequestRecord.scan`), which read as control characters: the scan stops at the line's end.
-        let raw = UnsafeRawPointer(line.baseAddress!)
-        var nonASCII: UInt64 = 0
-        var at = start
-        var word: UInt64
+    private static func hasWord(_ bytes: UnsafePointer<UInt8>, _ at: Int, _ word: UInt64, length: Int) -> Bool {
+        let mask = (1 &<< UInt64(truncatingIfNeeded: length &* 8)) &- 1
+        return UInt64(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            & mask == word
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10
+    }
+
+    /// Where the number at `at` ends, or -1 when it is malformed: JSON's grammar, read up to the first byte that
+    /// cannot go on (the line's zero padding ends it).
+    private static func numberEnd(_ bytes: UnsafePointer<UInt8>, _ at: Int) -> Int {
+        var at = at
+        if bytes[at] == UInt8(ascii: "-") { at &+= 1 }
+        guard isDigit(bytes[at]) else { return -1 }
+        if bytes[at] == UInt8(ascii: "0") {
+            at &+= 1
+        } else {
+            while isDigit(bytes[at]) { at &+= 1 }
+        }
+        if bytes[at] == UInt8(ascii: ".") {
+            at &+= 1
+            guard isDigit(bytes[at]) else { return -1 }
+            while isDigit(bytes[at]) { at &+= 1 }
+        }
+        if bytes[at] | 0x20 == UInt8(ascii: "e") {
+            at &+= 1
+            if bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at &+= 1 }
+            guard isDigit(bytes[at]) else { return -1 }
+            while isDigit(bytes[at]) { at &+= 1 }
+        }
+        return at
+    }
+
+    /// A string from its opening quote at `at`: its text, valid UTF-8 and Stream-Safe as `JSONReader` requires,
+    /// with `at` moved past its closing quote; nil when refused. Inlined for the common string, plain ASCII without
+    /// escapes; any other goes on in `scanStringRest(start:)` from its first other byte.
+    @inline(__always)
+    private mutating func scanString(_ bytes: UnsafePointer<UInt8>, at: inout Int) -> Text? {
+        let start = at &+ 1
+        // Eight bytes at a time up to the first quote, backslash, control character or non-ASCII byte. The line is
+        // followed by 8 zero bytes (`RequestRecord.scan`), which read as control characters: the scan stops at the
+        // line's end, and no load starts past it.
+        let raw = UnsafeRawPointer(bytes)
+        var end = start
         var flags: UInt64
         while true {
-            word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
-            flags = JSONWriter.escapeFlags(word)
+            flags = Self.stopFlags(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)))
             if flags != 0 { break }
-            nonASCII |= word
-            at &+= 8
+            end &+= 8
         }
-        let plain = flags.trailingZeroBitCount &>> 3
-        // The bytes before the flagged one (none when `plain` is 0).
-        nonASCII |= word & ~(UInt64.max &<< UInt64(truncatingIfNeeded: plain &<< 3))
-        at &+= plain
-        index = at
-        // `at` is at most the line's end, whose padding is zero: no quote.
-        if line.baseAddress![at] == UInt8(ascii: "\""), nonASCII & 0x8080_8080_8080_8080 == 0 {
-            index = at &+ 1
-            entry.start = Int32(truncatingIfNeeded: start)
-            entry.count = Int32(truncatingIfNeeded: at &- start)
-            return true
+        end &+= flags.trailingZeroBitCount &>> 3
+        if bytes[end] == UInt8(ascii: "\"") {
+            at = end &+ 1
+            return Text(
+                start: Int32(truncatingIfNeeded: start), count: Int32(truncatingIfNeeded: end &- start),
+                inDecoded: false)
         }
-        return scanStringRest(start: start, nonASCII: nonASCII, into: &entry)
+        index = end
+        guard let text = scanStringRest(start: start) else { return nil }
+        at = index
+        return text
     }
 
-    /// The rest of `scanString(into:)` from its first quote, backslash or control character at `index`, for a
-    /// string with non-ASCII bytes before it (`nonASCII` has a high bit set) or escapes, or one that fails.
-    private mutating func scanStringRest(start: Int, nonASCII: UInt64, into entry: inout RequestRecord.Entry) -> Bool {
-        guard index < line.count else { return false }
+    /// The high bit of each byte of `word` (little-endian) that is `"`, `\`, below 0x20 or above 0x7F, and maybe of
+    /// bytes after the first such one: the lowest bit set marks the first. (`JSONWriter.escapeFlags(_:)`, with
+    /// non-ASCII bytes flagged too: no borrow comes from a byte below the first flagged one.)
+    @inline(__always)
+    private static func stopFlags(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let found =
+            ((word ^ (ones &* 0x22)) &- ones) | ((word ^ (ones &* 0x5C)) &- ones) | (word &- ones &* 0x20) | word
+        return found & (ones &* 0x80)
+    }
+
+    /// The rest of `scanString(_:at:)` from its first backslash, control character or non-ASCII byte at `index`:
+    /// the string's text, with `index` past its closing quote, or nil.
+    private mutating func scanStringRest(start: Int) -> Text? {
+        let raw = UnsafeRawPointer(line.baseAddress!)
+        // On to the first quote, backslash or control character, noting non-ASCII bytes (as the inlined scan).
+        var nonASCII: UInt64 = 0
+        while true {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let flags = JSONWriter.escapeFlags(word)
+            if flags != 0 {
+                let plain = flags.trailingZeroBitCount &>> 3
+                nonASCII |= word & ~(UInt64.max &<< UInt64(truncatingIfNeeded: plain &<< 3))
+                index &+= plain
+                break
+            }
+            nonASCII |= word
+            index &+= 8
+        }
+        guard index < line.count else { return nil }
         if line[index] == UInt8(ascii: "\"") {
             let text = UnsafeBufferPointer(rebasing: line[start..<index])
             index += 1
             if nonASCII & 0x8080_8080_8080_8080 != 0 {
-                guard Self.isValidUTF8(text) else { return false }
-                if text.contains(where: { $0 >= 0xCC }), !Self.isStreamSafe(text) { return false }
+                guard Self.isValidUTF8(text) else { return nil }
+                if text.contains(where: { $0 >= 0xCC }), !Self.isStreamSafe(text) { return nil }
             }
-            entry.start = Int32(start)
-            entry.count = Int32(text.count)
-            return true
+            return Text(start: Int32(start), count: Int32(text.count), inDecoded: false)
         }
-        guard line[index] == UInt8(ascii: "\\") else { return false }
-        guard index < line.count else { return false }
+        guard line[index] == UInt8(ascii: "\\") else { return nil }
+        guard index < line.count else { return nil }
         let decodedStart = decoded.count
         decoded.append(contentsOf: UnsafeBufferPointer(rebasing: line[start..<index]))
         while index < line.count {
@@ -532,32 +614,29 @@ private struct RecordScanner {
                 index += 1
                 let text = UnsafeBufferPointer(start: decoded.base! + decodedStart, count: decoded.count - decodedStart)
                 guard Self.isValidUTF8(text), !text.contains(where: { $0 >= 0xCC }) || Self.isStreamSafe(text) else {
-                    return false
+                    return nil
                 }
-                entry.start = Int32(decodedStart)
-                entry.count = Int32(decoded.count - decodedStart)
-                entry.inDecoded = true
-                return true
+                return Text(start: Int32(decodedStart), count: Int32(decoded.count - decodedStart), inDecoded: true)
             case UInt8(ascii: "\\"):
                 index += 1
-                guard index < line.count else { return false }
+                guard index < line.count else { return nil }
                 let escape = line[index]
                 index += 1
                 if escape == UInt8(ascii: "u") {
-                    guard let scalar = scanUnicodeEscape() else { return false }
+                    guard let scalar = scanUnicodeEscape() else { return nil }
                     for unit in UTF8.encode(scalar)! { decoded.append(unit) }
                 } else if let unescaped = JSONReader.unescaped(escape) {
                     decoded.append(unescaped)
                 } else {
-                    return false
+                    return nil
                 }
             default:
-                if byte < 0x20 { return false }
+                if byte < 0x20 { return nil }
                 decoded.append(byte)
                 index += 1
             }
         }
-        return false
+        return nil
     }
 
     private mutating func scanHex4() -> UInt32? {

@@ -22,6 +22,26 @@ import Testing
         String(repeating: "[", count: 16) + String(repeating: "]", count: 16),
         String(repeating: "[", count: 17) + String(repeating: "]", count: 17),
         String(repeating: "[", count: 65) + String(repeating: "]", count: 65),
+        // At and past the scan's depth: an empty container counts as a level.
+        String(repeating: "[", count: 15) + "[]" + String(repeating: "]", count: 15),
+        String(repeating: "[", count: 15) + "{}" + String(repeating: "]", count: 15),
+        String(repeating: "[", count: 16) + "{}" + String(repeating: "]", count: 16),
+        String(repeating: #"{"a":"#, count: 16) + "1" + String(repeating: "}", count: 16),
+        String(repeating: #"{"a":"#, count: 17) + "1" + String(repeating: "}", count: 17),
+        #"{"op":"x","a":"# + String(repeating: "[", count: 15) + "{}" + String(repeating: "]", count: 15) + "}",
+        #"{"op":"x","a":"# + String(repeating: "[", count: 14) + #"{"b":[1,{}],"c":2}"#
+            + String(repeating: "]", count: 14) + "}",
+        // Separators alone, doubled or misplaced.
+        ",", ":", ",,,,", "::::", "[,]", "{,}", "[1,,2]", "[1 2]", "[,1]", #"{"a":1,,"b":2}"#, #"{"a"::1}"#,
+        #"{"a":1:"b"}"#, #"{:1}"#, #"{"a",1}"#, "[1:2]", "{1:2}", "]", "}", "[}", "{]", #"{"a":[1}]}"#,
+        // Whitespace of every kind around every token.
+        " \t\r\n{ \t\"op\"\r:\n\"x\" ,\t\"a\" : [ 1 ,\n2 ] , \"b\":{ } }\r\n\t ", "\u{0B}{}", "{}\u{0C}",
+        // Words and numbers cut off by the line's end, or running into other bytes.
+        "true", "false", "null", "tru", "fals", "nul", "[true", "[nul", "truex", "[truefalse]", "[nulll]", "nullx",
+        "[t]", "[f]", "[n]", "1", "-", "-0", "01", "1.", "1.5", "1e", "1e+", "1E-3", "0.5e+10", "-1.5e", "[1.e3]",
+        "[-]", "[--1]", "[1-]", "[0x1]", "[1e1.5]", "[.5]", "[+1]", "123456789012345678901234567890",
+        // A zero byte inside the line, which the scan must not take for its end.
+        "{\"op\":\"ping\"}\u{0}", "{\"op\":\"pi\u{0}ng\"}", "[1,\u{0}2]", "[1\u{0}]", "\u{0}",
     ]
 
     /// What the flat reading gives for `bytes`: nil when it leaves the line to `JSONReader`.
@@ -40,12 +60,41 @@ import Testing
             // Left to the reader: an error, or one of the few shapes the scan does not take on.
             if tree != nil {
                 let text = String(decoding: bytes, as: UTF8.self)
-                #expect(text.contains("\\") || text.hasPrefix(String(repeating: "[", count: 17)), "\(text)")
+                #expect(text.contains("\\") || nesting(bytes) > RequestRecord.maxDepth, "\(text)")
             }
             return
         }
         #expect(tree == value, "\(String(decoding: bytes, as: UTF8.self))")
         if let tree { #expect(written == JSONWriter.encode(tree)) }
+    }
+
+    /// How deeply the containers of a JSON text nest (brackets in strings aside).
+    static func nesting(_ bytes: [UInt8]) -> Int {
+        var depth = 0
+        var deepest = 0
+        var inString = false
+        var escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
     }
 
     @Test(arguments: lines)
@@ -143,6 +192,32 @@ import Testing
                     let escaped = Array(#"{"op":"\n"#.utf8) + text + Array(#""}"#.utf8)
                     #expect(Self.flat(escaped) == nil, "\(escaped)")
                 }
+            }
+        }
+    }
+
+    /// Lines of more values than the record's first buffer holds, up to one value for every two bytes, read into
+    /// one record one after the other (growing it, then reusing it for a short line), read as the tree does.
+    @Test func aReusedRecordGrowsForEveryValue() throws {
+        let record = RequestRecord()
+        var lines: [[UInt8]] = []
+        for count in [0, 1, 15, 16, 17, 31, 32, 33, 1_000, 5_000] {
+            let elements = (0..<count).map { $0 % 3 == 0 ? "1" : $0 % 3 == 1 ? "[]" : "{}" }
+            lines.append(Array("[\(elements.joined(separator: ","))]".utf8))
+            let members = [#""op":"x""#] + (0..<count).map { #""k\#($0)":"\#($0)""# } + [#""id":7"#]
+            lines.append(Array("{\(members.joined(separator: ","))}".utf8))
+        }
+        lines.append(Array(#"{"op":"ping"}"#.utf8))
+        lines.append(Array(("[" + String(repeating: "1,", count: 2_000) + "1]").utf8))
+        for line in lines {
+            let tree = try JSONReader.parse(line)
+            let scanned = line.withUnsafeBufferPointer { record.scan($0) }
+            try #require(scanned)
+            #expect(record.value(0) == tree)
+            if case .object(let object) = tree {
+                #expect(record.rootOp >= 0 && record.string(record.rootOp) == object["op"]?.stringValue)
+                let id = record.rootId >= 0 ? Optional(record.value(record.rootId)) : nil
+                #expect(id == object["id"])
             }
         }
     }
