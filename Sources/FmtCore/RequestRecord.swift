@@ -99,7 +99,7 @@ final class RequestRecord: @unchecked Sendable {
 
     /// The index of the last member of the object at `object` named `name`, or nil. Inlined, so that a plugin's
     /// literal name reaches `member(bytes:in:)` without a reference count or a check of the string's form.
-    @inlinable
+    @inlinable @inline(__always)
     func member(_ name: String, in object: Int) -> Int? {
         if let found = name.utf8.withContiguousStorageIfAvailable({ member(bytes: $0, in: object) }) { return found }
         return Array(name.utf8).withUnsafeBufferPointer { member(bytes: $0, in: object) }
@@ -576,31 +576,42 @@ private struct RecordScanner {
     }
 
     /// The rest of `scanString(_:at:)` from its first backslash, control character or non-ASCII byte at `index`:
-    /// the string's text, with `index` past its closing quote, or nil.
+    /// the string's text, with `index` past its closing quote, or nil. Its UTF-8 is checked where it lies, up to the
+    /// first quote, backslash or control character (no such byte is part of a well-formed sequence, and the line's
+    /// zero padding ends any that runs off it); a string with escapes is checked again once unescaped.
     private mutating func scanStringRest(start: Int) -> Text? {
-        let raw = UnsafeRawPointer(line.baseAddress!)
-        // On to the first quote, backslash or control character, noting non-ASCII bytes (as the inlined scan).
-        var nonASCII: UInt64 = 0
+        let bytes = line.baseAddress!
+        let raw = UnsafeRawPointer(bytes)
+        // Whether a byte may start a non-starter (U+0300 and up are 0xCC and up), so Stream-Safe Text is checked.
+        var mayCombine = false
         while true {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let flags = JSONWriter.escapeFlags(word)
-            if flags != 0 {
-                let plain = flags.trailingZeroBitCount &>> 3
-                nonASCII |= word & ~(UInt64.max &<< UInt64(truncatingIfNeeded: plain &<< 3))
-                index &+= plain
-                break
+            let byte = bytes[index]
+            if byte >= 0x80 {
+                let length = Self.sequenceLength(bytes, at: index, end: line.count)
+                guard length > 0 else { return nil }
+                mayCombine = mayCombine || byte >= 0xCC
+                index &+= length
+                continue
             }
-            nonASCII |= word
-            index &+= 8
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            // Plain ASCII, by words to the next quote, backslash, control character or non-ASCII byte (a load never
+            // starts past the line's end, as in `scanString(_:at:)`).
+            index &+= 1
+            while true {
+                let flags = Self.stopFlags(
+                    UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                if flags != 0 {
+                    index &+= flags.trailingZeroBitCount &>> 3
+                    break
+                }
+                index &+= 8
+            }
         }
         guard index < line.count else { return nil }
         if line[index] == UInt8(ascii: "\"") {
-            let text = UnsafeBufferPointer(rebasing: line[start..<index])
-            index += 1
-            if nonASCII & 0x8080_8080_8080_8080 != 0 {
-                guard Self.isValidUTF8(text) else { return nil }
-                if text.contains(where: { $0 >= 0xCC }), !Self.isStreamSafe(text) { return nil }
-            }
+            let text = UnsafeBufferPointer(start: bytes + start, count: index &- start)
+            index &+= 1
+            if mayCombine, !Self.isStreamSafe(text) { return nil }
             return Text(start: Int32(start), count: Int32(text.count), inDecoded: false)
         }
         guard line[index] == UInt8(ascii: "\\") else { return nil }
@@ -666,42 +677,55 @@ private struct RecordScanner {
     /// Whether `text` is well-formed UTF-8 (Unicode's Table 3-7: no overlong forms, surrogates or values past
     /// U+10FFFF), which is what `String(validating:as:)` accepts.
     static func isValidUTF8(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = text.baseAddress else { return true }
         var index = 0
         let count = text.count
         while index < count {
-            let lead = text[index]
-            if lead < 0x80 {
-                index += 1
+            if base[index] < 0x80 {
+                index &+= 1
                 continue
             }
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0:
-                length = 3
-                low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED:
-                length = 3
-                high = 0x9F
-            case 0xF0:
-                length = 4
-                low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4:
-                length = 4
-                high = 0x8F
-            default: return false
-            }
-            guard count - index >= length else { return false }
-            let second = text[index + 1]
-            guard second >= low, second <= high else { return false }
-            for offset in 2..<max(2, length) where text[index + offset] & 0xC0 != 0x80 { return false }
-            index += length
+            let length = sequenceLength(base, at: index, end: count)
+            guard length > 0 else { return false }
+            index &+= length
         }
         return true
+    }
+
+    /// The length of the well-formed UTF-8 sequence (Table 3-7) whose lead byte, not ASCII, is at `at`, within
+    /// `end`: 0 when there is none. Its bytes are read in order, up to the first that does not fit.
+    @inline(__always)
+    static func sequenceLength(_ bytes: UnsafePointer<UInt8>, at: Int, end: Int) -> Int {
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch bytes[at] {
+        case 0xC2...0xDF: length = 2
+        case 0xE0:
+            length = 3
+            low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4:
+            length = 4
+            high = 0x8F
+        default: return 0
+        }
+        guard end &- at >= length else { return 0 }
+        let second = bytes[at &+ 1]
+        guard second >= low, second <= high else { return 0 }
+        var offset = 2
+        while offset < length {
+            guard bytes[at &+ offset] & 0xC0 == 0x80 else { return 0 }
+            offset &+= 1
+        }
+        return length
     }
 
     /// Whether `text` has at most `JSONReader.maxNonStarters` non-starters in a row.

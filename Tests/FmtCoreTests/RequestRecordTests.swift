@@ -298,6 +298,29 @@ import Testing
         }
     }
 
+    /// UTF-8 is checked where it lies, past runs of ASCII and up to an escape, a control byte or the line's end:
+    /// any mix of well-formed and broken sequences, combining marks and escapes reads as the tree reads it.
+    @Test func mixedTextReadsAsTheTreeReaderDoes() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] =
+            ["a", "abcdefghijk", "é", "€", "𝄞", "\u{0301}", "ё", #"\n"#, #"\u00e9"#, #"\u0301"#, #"\""#].map {
+                Array($0.utf8)
+            } + [[0xC3], [0xE2, 0x82], [0xF0, 0x9D, 0x84], [0x80], [0xED, 0xA0, 0x80], [0xC0, 0x80], [0x01]]
+        for _ in 0..<20_000 {
+            var text: [UInt8] = []
+            for _ in 0..<Int.random(in: 0..<12, using: &generator) {
+                let piece = pieces.randomElement(using: &generator)!
+                for _ in 0..<(piece == Array("\u{0301}".utf8) ? Int.random(in: 1...32, using: &generator) : 1) {
+                    text += piece
+                }
+            }
+            let open = Array(#"{"op":""#.utf8) + text
+            Self.check(open + Array(#""}"#.utf8))
+            // Cut off at every length: the line ends inside the string, maybe inside a sequence.
+            Self.check(Array(open.prefix(Int.random(in: 0...open.count, using: &generator))))
+        }
+    }
+
     @Test func escapeCheckAgreesWithEveryByte() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
