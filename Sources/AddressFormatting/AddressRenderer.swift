@@ -337,13 +337,13 @@ final class AddressRenderer: Sendable {
         return PreparedAddress(layout: layout, arabic: arabic, warnings: warnings, hidden: hidden)
     }
 
-    /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII and Latin-1 text over
-    /// its bytes, other text lower-cased.
+    /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII, Latin-1 and caseless
+    /// text (`foldedScalar`) over its bytes, other text lower-cased.
     static func sameText(_ first: EnteredText, _ second: EnteredText) -> Bool {
         let folded = first.withUTF8 { left in
             second.withUTF8 { right -> Bool? in
                 if left.count == right.count, left.hasSameBytes(as: right) { return true }
-                return Self.latinFoldedEqual(left, right)
+                return Self.foldedEqual(left, right)
             }
         }
         if let folded { return folded }
@@ -351,29 +351,19 @@ final class AddressRenderer: Sendable {
         return first == second || first.lowercased() == second.lowercased()
     }
 
-    /// Whether two texts of ASCII and Latin-1 letters (U+00C0–U+00FF, precomposed, so each text is its own NFC)
-    /// are equal lower-cased, as `lowercased()` maps them: `A`–`Z` and U+00C0–U+00DE but U+00D7 to the letter
-    /// 0x20 above; nil when either text has anything else (a mark after a letter can make unequal scalars
-    /// equal text, so a difference counts only once both texts are known to be covered).
-    private static func latinFoldedEqual(
+    /// Whether two texts of scalars `foldedScalar` covers are equal lower-cased, as `lowercased()` and `==` compare
+    /// them; nil when either text has anything else (a mark after a letter can make unequal scalars equal text, so
+    /// a difference counts only once both texts are known to be covered).
+    private static func foldedEqual(
         _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
     ) -> Bool? {
-        func next(_ text: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> UInt32? {
-            let byte = text[index]
-            if byte < 0x80 {
-                index += 1
-                return (0x41...0x5A).contains(byte) ? UInt32(byte) + 0x20 : UInt32(byte)
-            }
-            guard byte == 0xC3, index + 1 < text.count, (0x80...0xBF).contains(text[index + 1]) else { return nil }
-            let scalar = 0xC0 + UInt32(text[index + 1] - 0x80)
-            index += 2
-            return (0xC0...0xDE).contains(scalar) && scalar != 0xD7 ? scalar + 0x20 : scalar
-        }
         var leftIndex = 0
         var rightIndex = 0
         var equal = true
         while leftIndex < left.count, rightIndex < right.count {
-            guard let one = next(left, &leftIndex), let other = next(right, &rightIndex) else { return nil }
+            guard let one = foldedScalar(left, &leftIndex), let other = foldedScalar(right, &rightIndex) else {
+                return nil
+            }
             equal = equal && one == other
         }
         var rest = leftIndex < left.count ? left : right
@@ -384,9 +374,48 @@ final class AddressRenderer: Sendable {
         }
         let longer = index < rest.count
         while index < rest.count {
-            guard next(rest, &index) != nil else { return nil }
+            guard foldedScalar(rest, &index) != nil else { return nil }
         }
         return equal && !longer
+    }
+
+    /// The scalar at `index` of UTF-8 text lower-cased, moving `index` past it, when it is one whose text compares
+    /// as its bytes do: ASCII and Latin-1 letters (U+00C0–U+00FF, precomposed, so each text is its own NFC), which
+    /// `lowercased()` maps `A`–`Z` and U+00C0–U+00DE but U+00D7 to the letter 0x20 above; and caseless letters with no
+    /// combining class that no canonical decomposition ends with (Arabic U+0620–U+064A, kana U+3041–U+3096 and
+    /// U+30A1–U+30FA, CJK ideographs U+3400–U+4DBF and U+4E00–U+9FFF, Hangul syllables), kept as they are. Texts of
+    /// these scalars alone are canonically equivalent only when their scalars are equal. Nil for anything else.
+    @inline(__always)
+    private static func foldedScalar(_ text: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> UInt32? {
+        let byte = text[index]
+        if byte < 0x80 {
+            index += 1
+            return (0x41...0x5A).contains(byte) ? UInt32(byte) + 0x20 : UInt32(byte)
+        }
+        if byte < 0xE0 {
+            guard byte >= 0xC2, index + 1 < text.count, text[index + 1] & 0xC0 == 0x80 else { return nil }
+            let scalar = UInt32(byte & 0x1F) << 6 | UInt32(text[index + 1] & 0x3F)
+            switch scalar {
+            case 0xC0...0xFF:
+                index += 2
+                return (0xC0...0xDE).contains(scalar) && scalar != 0xD7 ? scalar + 0x20 : scalar
+            case 0x620...0x64A:
+                index += 2
+                return scalar
+            default:
+                return nil
+            }
+        }
+        guard byte < 0xF0, index + 2 < text.count, text[index + 1] & 0xC0 == 0x80, text[index + 2] & 0xC0 == 0x80
+        else { return nil }
+        let scalar = UInt32(byte & 0x0F) << 12 | UInt32(text[index + 1] & 0x3F) << 6 | UInt32(text[index + 2] & 0x3F)
+        switch scalar {
+        case 0x3041...0x3096, 0x30A1...0x30FA, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3:
+            index += 3
+            return scalar
+        default:
+            return nil
+        }
     }
 
     // MARK: - Writing
@@ -409,21 +438,25 @@ final class AddressRenderer: Sendable {
                     sink.append(",\"country\":")
                     sink.appendString(values.country)
                     sink.append(encoded.span(formatTexts.formatMember))
-                    let lineCount = writeLines(values, prepared, countryLine: showCountry, into: &sink)
-                    sink.append(",\"linesLang\":[")
-                    let entered = showCountry ? lineCount - 1 : lineCount
-                    for line in 0..<entered {
-                        if line > 0 { sink.append(0x2C) }
-                        sink.append(values.textLanguage)
+                    let program = prepared.layout.program(arabic: prepared.arabic)
+                    program.withBuffers { buffers in
+                        let lineCount = writeLines(
+                            values, program, buffers, countryLine: showCountry, into: &sink)
+                        sink.append(",\"linesLang\":[")
+                        let entered = showCountry ? lineCount - 1 : lineCount
+                        for line in 0..<entered {
+                            if line > 0 { sink.append(0x2C) }
+                            sink.append(values.textLanguage)
+                        }
+                        if showCountry {
+                            if entered > 0 { sink.append(0x2C) }
+                            sink.append(encoded.span(languageTexts.quoted))
+                        }
+                        sink.append(0x5D)
+                        writeOneLine(
+                            values, prepared, program, buffers, countryJoiner: showCountry,
+                            viewerWritesArabic: languageTexts.writesArabic, into: &sink)
                     }
-                    if showCountry {
-                        if entered > 0 { sink.append(0x2C) }
-                        sink.append(encoded.span(languageTexts.quoted))
-                    }
-                    sink.append(0x5D)
-                    writeOneLine(
-                        values, prepared, countryJoiner: showCountry, viewerWritesArabic: languageTexts.writesArabic,
-                        into: &sink)
                     sink.append(",\"fields\":[")
                     for field in prepared.layout.fields {
                         guard let value = values.value(field.ordinal) else { continue }
@@ -506,10 +539,13 @@ final class AddressRenderer: Sendable {
                     sink.appendString(values.country)
                     sink.append(0x7D)
                 }
-                _ = writeLines(values, prepared, countryLine: showCountry, into: &sink)
-                writeOneLine(
-                    values, prepared, countryJoiner: showCountry,
-                    viewerWritesArabic: languageTexts[language].writesArabic, into: &sink)
+                let program = prepared.layout.program(arabic: prepared.arabic)
+                program.withBuffers { buffers in
+                    _ = writeLines(values, program, buffers, countryLine: showCountry, into: &sink)
+                    writeOneLine(
+                        values, prepared, program, buffers, countryJoiner: showCountry,
+                        viewerWritesArabic: languageTexts[language].writesArabic, into: &sink)
+                }
                 sink.append(0x7D)
             }
         }
@@ -518,41 +554,37 @@ final class AddressRenderer: Sendable {
     /// `,"lines":[…]`: each template with its present values, trimmed, a line for each line of a value that has
     /// several, empty lines left out; then the country's name when `countryLine` is set. Returns how many.
     private func writeLines(
-        _ values: borrowing ShownValues, _ prepared: PreparedAddress, countryLine: Bool,
-        into sink: inout ByteSink
+        _ values: borrowing ShownValues, _ program: LayoutProgram, _ buffers: LayoutProgram.Buffers,
+        countryLine: Bool, into sink: inout ByteSink
     ) -> Int {
-        let program = prepared.layout.program(arabic: prepared.arabic)
         var lineCount = 0
         sink.append(",\"lines\":[")
-        program.steps.withUnsafeBufferPointer { steps in
-            program.literals.withUnsafeBufferPointer { literals in
-                var index = 0
-                for line in 0..<program.lines.count {
-                    let start = sink.position
-                    // Where a value needs care, the line is looked at first, so a long one is not written twice.
-                    let lineStart = index
-                    var outcome = LineOutcome.empty
-                    if values.needsCare {
-                        outcome = Self.writeLine(
-                            steps, from: &index, literals: literals, values: values, comma: false, write: false,
-                            into: &sink)
-                    }
-                    if case .careful = outcome {
-                    } else {
-                        index = lineStart
-                        outcome = Self.writeLine(
-                            steps, from: &index, literals: literals, values: values, comma: lineCount > 0, into: &sink)
-                    }
-                    switch outcome {
-                    case .empty: break
-                    case .written: lineCount += 1
-                    case .careful(let lineBreak):
-                        sink.rollBack(to: start)
-                        lineCount = Self.writeCarefully(
-                            program.lines[line], values: values.visibleStrings(), lineBreak: lineBreak,
-                            lineCount: lineCount, into: &sink)
-                    }
-                }
+        let (steps, literals) = (buffers.steps, buffers.literals)
+        var index = 0
+        for line in 0..<program.lines.count {
+            let start = sink.position
+            // Where a value needs care, the line is looked at first, so a long one is not written twice.
+            let lineStart = index
+            var outcome = LineOutcome.empty
+            if values.needsCare {
+                outcome = Self.writeLine(
+                    steps, from: &index, literals: literals, values: values, comma: false, write: false,
+                    into: &sink)
+            }
+            if case .careful = outcome {
+            } else {
+                index = lineStart
+                outcome = Self.writeLine(
+                    steps, from: &index, literals: literals, values: values, comma: lineCount > 0, into: &sink)
+            }
+            switch outcome {
+            case .empty: break
+            case .written: lineCount += 1
+            case .careful(let lineBreak):
+                sink.rollBack(to: start)
+                lineCount = Self.writeCarefully(
+                    program.lines[line], values: values.visibleStrings(), lineBreak: lineBreak,
+                    lineCount: lineCount, into: &sink)
             }
         }
         if countryLine {
@@ -646,52 +678,47 @@ final class AddressRenderer: Sendable {
     /// (`، ` in Arabic script); then the country's name when `countryJoiner` is set, after `, ` (or `، ` when both
     /// the text and the viewer's language are Arabic script).
     private func writeOneLine(
-        _ values: borrowing ShownValues, _ prepared: PreparedAddress,
-        countryJoiner: Bool,
-        viewerWritesArabic: Bool, into sink: inout ByteSink
+        _ values: borrowing ShownValues, _ prepared: PreparedAddress, _ program: LayoutProgram,
+        _ buffers: LayoutProgram.Buffers, countryJoiner: Bool, viewerWritesArabic: Bool, into sink: inout ByteSink
     ) {
-        let program = prepared.layout.program(arabic: prepared.arabic)
         sink.append(",\"oneLine\":\"")
         var wroteAny = false
-        program.steps.withUnsafeBufferPointer { steps in
-            program.literals.withUnsafeBufferPointer { literals in
-                var index = program.oneLineStart
-                var separator = -1
-                while steps[index].kind != .end {
-                    let step = steps[index]
-                    index += 1
-                    if step.kind == .separator {
-                        if separator >= 0, steps[separator].punctuated, !step.punctuated { continue }
-                        separator = index - 1
-                        continue
-                    }
-                    let ordinal = Int(step.field)
-                    guard let value = values.visible(ordinal) else { continue }
-                    let entry = values.entries[ordinal]
-                    // A value of several lines, or one `PlainText.trimmed` would change: as the definition says.
-                    var shown: String?
-                    if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd {
-                        let text = String(decoding: value, as: UTF8.self)
-                        let shownText =
-                            entry.lineBreak
-                            ? Self.oneLineText(text, comma: prepared.arabic ? Self.arabicComma : ", ")
-                            : PlainText.trimmed(text)
-                        guard !shownText.isEmpty else { continue }
-                        shown = shownText
-                    }
-                    if wroteAny, separator >= 0 {
-                        let literal = steps[separator]
-                        sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
-                    }
-                    if let shown {
-                        sink.appendEscaped(shown)
-                    } else {
-                        sink.appendEscaped(value, escape: entry.needsEscape)
-                    }
-                    wroteAny = true
-                    separator = -1
-                }
+        let (steps, literals) = (buffers.steps, buffers.literals)
+        var index = program.oneLineStart
+        var separator = -1
+        while steps[index].kind != .end {
+            let step = steps[index]
+            index += 1
+            if step.kind == .separator {
+                if separator >= 0, steps[separator].punctuated, !step.punctuated { continue }
+                separator = index - 1
+                continue
             }
+            let ordinal = Int(step.field)
+            guard let value = values.visible(ordinal) else { continue }
+            let entry = values.entries[ordinal]
+            // A value of several lines, or one `PlainText.trimmed` would change: as the definition says.
+            var shown: String?
+            if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd {
+                let text = String(decoding: value, as: UTF8.self)
+                let shownText =
+                    entry.lineBreak
+                    ? Self.oneLineText(text, comma: prepared.arabic ? Self.arabicComma : ", ")
+                    : PlainText.trimmed(text)
+                guard !shownText.isEmpty else { continue }
+                shown = shownText
+            }
+            if wroteAny, separator >= 0 {
+                let literal = steps[separator]
+                sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
+            }
+            if let shown {
+                sink.appendEscaped(shown)
+            } else {
+                sink.appendEscaped(value, escape: entry.needsEscape)
+            }
+            wroteAny = true
+            separator = -1
         }
         if countryJoiner {
             if wroteAny {
