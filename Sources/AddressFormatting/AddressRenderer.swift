@@ -738,14 +738,18 @@ final class AddressRenderer: Sendable {
 
     private static let arabicComma = "\(ArabicScript.comma) "
 
-    /// Copies the shown values, the country's name and the text's language into one buffer on the stack (the
-    /// heap past the stack's safe size) for `body`.
+    /// The shown values for `body`: those read from the request where they lie, the others (`String`s), the
+    /// country's name and the text's language copied into one buffer on the stack (the heap past the stack's safe
+    /// size).
+    @inline(__always)
     private func withValues<Result>(
         _ input: borrowing AddressInput, _ prepared: PreparedAddress, countryName: String, textLanguage: String,
         _ body: (borrowing ShownValues) -> Result
     ) -> Result {
         var total = countryName.utf8.count + textLanguage.utf8.count + 2 + input.country.utf8.count
-        for field in AddressField.allCases { total += input.values[field]?.utf8Count ?? 0 }
+        for field in AddressField.allCases {
+            if case .string(let text)? = input.values[field] { total += text.utf8.count }
+        }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
             withUnsafeTemporaryAllocation(of: ShownValues.Entry.self, capacity: ShownValues.fieldCount) { entries in
                 let values = ShownValues(
@@ -758,12 +762,13 @@ final class AddressRenderer: Sendable {
     }
 }
 
-/// The shown values of one request as UTF-8 in one buffer, with what the fast paths need to know of each.
+/// The shown values of one request as UTF-8 (where they lie in the request, or in one buffer), with what the fast
+/// paths need to know of each.
 struct ShownValues: ~Copyable {
     static let fieldCount = AddressField.allCases.count
 
     struct Entry {
-        var start: Int32
+        var start: UnsafePointer<UInt8>?
         /// -1 when the field has no value.
         var count: Int32
         /// Whether the value holds a line break (`PlainText.hasLineBreak`).
@@ -781,7 +786,6 @@ struct ShownValues: ~Copyable {
     /// Whether a value has a line break or an end that needs grapheme clusters: its lines are looked at before
     /// they are written.
     private(set) var needsCare = false
-    private let bytes: UnsafeMutableBufferPointer<UInt8>
     private let hidden: Int
     /// The address's country code.
     let country: UnsafeBufferPointer<UInt8>
@@ -798,22 +802,26 @@ struct ShownValues: ~Copyable {
         buffer: UnsafeMutableBufferPointer<UInt8>, entries: UnsafeMutableBufferPointer<Entry>
     ) {
         self.entries = entries
-        bytes = buffer
         self.hidden = hidden?.ordinal ?? -1
         var used = 0
         for (ordinal, field) in AddressField.allCases.enumerated() {
-            guard let value = values[field] else {
+            let value: UnsafeBufferPointer<UInt8>
+            switch values[field] {
+            case nil:
                 entries[ordinal] = Entry(
-                    start: 0, count: -1, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
+                    start: nil, count: -1, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
+                continue
+            case .utf8(let bytes)?:
+                value = bytes
+            case .string(var text)?:
+                value = UnsafeBufferPointer(rebasing: buffer[text.withUTF8 { Self.copy($0, to: buffer, at: &used) }])
+            }
+            guard !value.isEmpty else {
+                entries[ordinal] = Entry(
+                    start: nil, count: 0, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
                 continue
             }
-            let range = value.withUTF8 { Self.copy($0, to: buffer, at: &used) }
-            guard !range.isEmpty else {
-                entries[ordinal] = Entry(
-                    start: 0, count: 0, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
-                continue
-            }
-            let entry = Self.entry(UnsafeBufferPointer(rebasing: buffer[range]), start: range.lowerBound)
+            let entry = Self.entry(value)
             entries[ordinal] = entry
             if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd { needsCare = true }
         }
@@ -852,7 +860,7 @@ struct ShownValues: ~Copyable {
     func value(_ ordinal: Int) -> UnsafeBufferPointer<UInt8>? {
         let entry = entries[ordinal]
         guard entry.count >= 0 else { return nil }
-        return UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.start + entry.count)])
+        return UnsafeBufferPointer(start: entry.start, count: Int(entry.count))
     }
 
     /// The values the lines and the one-line form show, as Strings, for the careful path.
@@ -868,20 +876,20 @@ struct ShownValues: ~Copyable {
     func visible(_ ordinal: Int) -> UnsafeBufferPointer<UInt8>? {
         let entry = entries[ordinal]
         guard entry.count > 0, ordinal != hidden else { return nil }
-        return UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.start + entry.count)])
+        return UnsafeBufferPointer(start: entry.start, count: Int(entry.count))
     }
 
     /// A value's entry. Printable ASCII (most values) is told apart in one pass; other text is looked at for
     /// each property.
-    private static func entry(_ utf8: UnsafeBufferPointer<UInt8>, start: Int) -> Entry {
+    private static func entry(_ utf8: UnsafeBufferPointer<UInt8>) -> Entry {
         if isPrintableASCII(utf8) {
             return Entry(
-                start: Int32(start), count: Int32(utf8.count), lineBreak: false, needsEscape: false,
+                start: utf8.baseAddress, count: Int32(utf8.count), lineBreak: false, needsEscape: false,
                 cleanStart: utf8[0] != 0x20, cleanEnd: utf8[utf8.count - 1] != 0x20)
         }
         let (lineBreak, needsEscape) = scan(utf8)
         return Entry(
-            start: Int32(start), count: Int32(utf8.count), lineBreak: lineBreak, needsEscape: needsEscape,
+            start: utf8.baseAddress, count: Int32(utf8.count), lineBreak: lineBreak, needsEscape: needsEscape,
             cleanStart: PlainText.hasCleanStart(utf8), cleanEnd: PlainText.hasCleanEnd(utf8))
     }
 

@@ -7,6 +7,7 @@ extension ResponseWriter {
     /// written at this level: the writer's bytes are taken out (so they are the only reference and grow in place),
     /// `body` appends to them through a buffer on the stack, and they go back: one append per kilobyte instead of
     /// one per piece. When no member came before, the first comma is taken out again.
+    @inline(__always)
     mutating func appendEncodedMembers(_ body: (inout ByteSink) -> Void) {
         appendEncodedMembers { storage, afterMembers in
             var bytes: [UInt8] = []
@@ -72,7 +73,7 @@ struct ByteSink: ~Copyable {
             }
         }
         let target = buffer.baseAddress! + used
-        if piece.count <= 16 {
+        if piece.count <= 32 {
             Self.copyShort(from: source, to: target, count: piece.count)
         } else {
             target.update(from: source, count: piece.count)
@@ -80,14 +81,19 @@ struct ByteSink: ~Copyable {
         used += piece.count
     }
 
-    /// Copies 1 to 16 bytes without a call to `memcpy` (most pieces are that short): two loads that overlap
+    /// Copies 1 to 32 bytes without a call to `memcpy` (most pieces are that short): two loads that overlap
     /// inside the piece, both read before either is stored.
     @inline(__always)
     private static func copyShort(from source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int)
     {
         let from = UnsafeRawPointer(source)
         let to = UnsafeMutableRawPointer(target)
-        if count >= 8 {
+        if count >= 16 {
+            let head = from.loadUnaligned(as: SIMD16<UInt8>.self)
+            let tail = from.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self)
+            to.storeBytes(of: head, as: SIMD16<UInt8>.self)
+            to.storeBytes(of: tail, toByteOffset: count &- 16, as: SIMD16<UInt8>.self)
+        } else if count >= 8 {
             let head = from.loadUnaligned(as: UInt64.self)
             let tail = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
             to.storeBytes(of: head, as: UInt64.self)
