@@ -8,6 +8,12 @@ struct AddressInput {
     /// `address.language`: the language the values are written in, when the caller says.
     var language: EnteredLanguage? = nil
 
+    /// An address with no values, for `AddressPlugin` to read one into.
+    init() {
+        values = FieldMap()
+        country = ""
+    }
+
     init(values: consuming FieldMap<EnteredText>, country: String, language: EnteredLanguage? = nil) {
         self.values = values
         self.country = country
