@@ -79,6 +79,22 @@ struct FieldMap<Value> {
     private var district: Value?
     private var sortingCode: Value?
 
+    /// Whether the field has a value, without copying it.
+    func has(_ field: AddressField) -> Bool {
+        switch field {
+        case .name: name != nil
+        case .organization: organization != nil
+        case .street: street != nil
+        case .houseNumber: houseNumber != nil
+        case .extra: extra != nil
+        case .postalCode: postalCode != nil
+        case .city: city != nil
+        case .region: region != nil
+        case .district: district != nil
+        case .sortingCode: sortingCode != nil
+        }
+    }
+
     subscript(field: AddressField) -> Value? {
         get {
             switch field {

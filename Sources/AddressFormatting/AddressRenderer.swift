@@ -330,34 +330,31 @@ final class AddressRenderer: Sendable {
     func prepare(_ input: inout AddressInput, format: AddressFormat) -> PreparedAddress {
         let (layout, arabic) = format.layout(for: input)
         var warnings: UInt16 = 0
-        for field in format.fields {
-            guard let value = input.values[field] else {
-                warnings |= format.requiredBits & 1 << field.ordinal
-                continue
-            }
-            if field == .postalCode, let rule = format.postalCode {
-                // The shown code is the entered value itself (most are), another text, or nil: a warning.
-                let shown = value.withUTF8 { entered in
-                    rule.withNormalized(utf8: entered) { code -> EnteredText? in
-                        guard let code else { return nil }
-                        guard code.count == entered.count, code.hasSameBytes(as: entered) else {
-                            return .string(String(decoding: code, as: UTF8.self))
-                        }
-                        return value
+        for field in format.fields where !input.values.has(field) {
+            warnings |= format.requiredBits & 1 << field.ordinal
+        }
+        // A format's rule and region codes are for fields its lines show (checked at load).
+        if let rule = format.postalCode, let value = input.values[.postalCode] {
+            let shown = value.withUTF8 { entered in
+                rule.withNormalized(utf8: entered) { code -> ShownCode in
+                    guard let code else { return .unconfirmed }
+                    guard code.count == entered.count, code.hasSameBytes(as: entered) else {
+                        return .other(String(decoding: code, as: UTF8.self))
                     }
-                }
-                if let shown {
-                    input.values[field] = shown
-                } else {
-                    warnings |= 1 << field.ordinal
+                    return .entered
                 }
             }
-            if field == .region, let regions = format.regions {
-                if let code = value.withUTF8({ regions.code(utf8: $0) }) {
-                    input.values[field] = .string(code)
-                } else {
-                    warnings |= 1 << field.ordinal
-                }
+            switch shown {
+            case .entered: break
+            case .other(let code): input.values[.postalCode] = .string(code)
+            case .unconfirmed: warnings |= 1 << AddressField.postalCode.ordinal
+            }
+        }
+        if let regions = format.regions, let value = input.values[.region] {
+            if let code = value.withUTF8({ regions.code(utf8: $0) }) {
+                input.values[.region] = .string(code)
+            } else {
+                warnings |= 1 << AddressField.region.ordinal
             }
         }
         var hidden: AddressField?
@@ -367,6 +364,14 @@ final class AddressRenderer: Sendable {
             }
         }
         return PreparedAddress(layout: layout, arabic: arabic, warnings: warnings, hidden: hidden)
+    }
+
+    /// What a postal-code rule makes of an entered code: the code as entered (most are), another text, or none (a
+    /// warning, the code shown as entered).
+    private enum ShownCode {
+        case entered
+        case other(String)
+        case unconfirmed
     }
 
     /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII, Latin-1 and caseless
