@@ -73,7 +73,7 @@ struct ByteSink: ~Copyable {
             }
         }
         let target = buffer.baseAddress! + used
-        if piece.count <= 64 {
+        if piece.count <= 16 {
             Self.copyShort(from: source, to: target, count: piece.count)
         } else {
             target.update(from: source, count: piece.count)
@@ -81,28 +81,14 @@ struct ByteSink: ~Copyable {
         used += piece.count
     }
 
-    /// Copies 1 to 64 bytes without a call to `memcpy` (most pieces are that short): loads that overlap inside the
-    /// piece, all read before any is stored.
+    /// Copies 1 to 16 bytes without a call to `memcpy` (most pieces are that short): two loads that overlap
+    /// inside the piece, both read before either is stored.
     @inline(__always)
     private static func copyShort(from source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int)
     {
         let from = UnsafeRawPointer(source)
         let to = UnsafeMutableRawPointer(target)
-        if count > 32 {
-            let first = from.loadUnaligned(as: SIMD16<UInt8>.self)
-            let second = from.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
-            let third = from.loadUnaligned(fromByteOffset: count &- 32, as: SIMD16<UInt8>.self)
-            let fourth = from.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self)
-            to.storeBytes(of: first, as: SIMD16<UInt8>.self)
-            to.storeBytes(of: second, toByteOffset: 16, as: SIMD16<UInt8>.self)
-            to.storeBytes(of: third, toByteOffset: count &- 32, as: SIMD16<UInt8>.self)
-            to.storeBytes(of: fourth, toByteOffset: count &- 16, as: SIMD16<UInt8>.self)
-        } else if count >= 16 {
-            let head = from.loadUnaligned(as: SIMD16<UInt8>.self)
-            let tail = from.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self)
-            to.storeBytes(of: head, as: SIMD16<UInt8>.self)
-            to.storeBytes(of: tail, toByteOffset: count &- 16, as: SIMD16<UInt8>.self)
-        } else if count >= 8 {
+        if count >= 8 {
             let head = from.loadUnaligned(as: UInt64.self)
             let tail = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
             to.storeBytes(of: head, as: UInt64.self)
