@@ -117,17 +117,7 @@ final class AddressRenderer: Sendable {
     struct Span: Sendable {
         var start: UInt32 = 0
         var count: UInt32 = 0
-
-        /// The span with the `undeterminedTail` encoded just before it, for a span encoded so (`valueField`,
-        /// `countryValueField`): the previous `fields` entry's end and this entry's start in one piece.
-        var afterUndetermined: Span {
-            let tail = UInt32(AddressRenderer.undeterminedTail.utf8CodeUnitCount)
-            return Span(start: start - tail, count: count + tail)
-        }
     }
-
-    /// The end of a `fields` entry whose text has no language given.
-    static let undeterminedTail: StaticString = "\",\"valueLang\":\"und\"},"
 
     /// A span for each field, inline (a `FieldMap` of spans takes half as much again for its optionals).
     struct FieldSpans: Sendable {
@@ -155,8 +145,7 @@ final class AddressRenderer: Sendable {
         var quoted = Span()
         /// `{"field":"country","label":"Land"`.
         var countryField = Span()
-        /// `{"field":"country","label":"Land","value":"`: `fields`' last entry up to the country's name (encoded
-        /// after `undeterminedTail`).
+        /// `{"field":"country","label":"Land","value":"`: `fields`' last entry up to the country's name.
         var countryValueField = Span()
         /// `","valueLang":"nl"}],"warnings":[`: the rest of that entry, up to the first warning.
         var countryValueTail = Span()
@@ -170,8 +159,7 @@ final class AddressRenderer: Sendable {
         var formatMember = Span()
         /// `{"field":"street","label":"Straat"` for each of the format's fields.
         var field = FieldSpans()
-        /// `{"field":"street","label":"Straat","value":"`: a `fields` entry up to the value, for each field (encoded
-        /// after `undeterminedTail`).
+        /// `{"field":"street","label":"Straat","value":"`: a `fields` entry up to the value, for each field.
         var valueField = FieldSpans()
         /// The whole `missing_required` warning object for each of the format's fields.
         var missingRequired = FieldSpans()
@@ -198,20 +186,6 @@ final class AddressRenderer: Sendable {
             }
             return Span(start: start, count: UInt32(encoded.count) - start)
         }
-        /// `add(_:)` after `undeterminedTail`, the span without it (`Span.afterUndetermined` has it).
-        func addAfterUndetermined(_ pieces: EncodedPiece...) -> Span {
-            encoded.append(
-                contentsOf: UnsafeBufferPointer(
-                    start: Self.undeterminedTail.utf8Start, count: Self.undeterminedTail.utf8CodeUnitCount))
-            let start = UInt32(encoded.count)
-            for piece in pieces {
-                switch piece {
-                case .literal(let text): encoded.append(contentsOf: text.utf8)
-                case .string(let text): JSONWriter.appendString(text, to: &encoded)
-                }
-            }
-            return Span(start: start, count: UInt32(encoded.count) - start)
-        }
         func warning(_ code: String, _ field: AddressField, _ message: String) -> Span {
             add(
                 .literal("{\"code\":"), .string(code), .literal(",\"field\":"), .string(field.rawValue),
@@ -227,7 +201,7 @@ final class AddressRenderer: Sendable {
             texts.quoted = add(.string(language))
             let countryLabel = labels.text("address.field.country", language: language)
             texts.countryField = add(.literal("{\"field\":\"country\",\"label\":"), .string(countryLabel))
-            texts.countryValueField = addAfterUndetermined(
+            texts.countryValueField = add(
                 .literal("{\"field\":\"country\",\"label\":"), .string(countryLabel), .literal(",\"value\":\""))
             texts.countryValueTail = add(
                 .literal("\",\"valueLang\":"), .string(language), .literal("}],\"warnings\":["))
@@ -254,7 +228,7 @@ final class AddressRenderer: Sendable {
                             add(
                                 .literal("{\"field\":"), .string(field.rawValue), .literal(",\"label\":"),
                                 .string(label)),
-                            addAfterUndetermined(
+                            add(
                                 .literal("{\"field\":"), .string(field.rawValue), .literal(",\"label\":"),
                                 .string(label), .literal(",\"value\":\"")),
                             warning("missing_required", field, missing)
@@ -495,23 +469,19 @@ final class AddressRenderer: Sendable {
                             viewerWritesArabic: languageTexts.writesArabic, into: &sink)
                     }
                     sink.append(",\"fields\":[")
-                    // An entry's `undeterminedTail` is written with the next entry's start.
-                    var tailPending = false
                     for field in prepared.layout.fields {
                         guard let value = values.value(field.ordinal) else { continue }
-                        let start = formatTexts.valueField[field]
-                        sink.append(encoded.span(tailPending ? start.afterUndetermined : start))
+                        sink.append(encoded.span(formatTexts.valueField[field]))
                         sink.appendEscaped(value, escape: values.entries[field.ordinal].needsEscape)
                         if undetermined {
-                            tailPending = true
+                            sink.append("\",\"valueLang\":\"und\"},")
                         } else {
                             sink.append("\",\"valueLang\":")
                             sink.append(values.textLanguage)
                             sink.append("},")
                         }
                     }
-                    let countryStart = languageTexts.countryValueField
-                    sink.append(encoded.span(tailPending ? countryStart.afterUndetermined : countryStart))
+                    sink.append(encoded.span(languageTexts.countryValueField))
                     sink.appendEscaped(values.countryName, escape: values.countryNeedsEscape)
                     sink.append(encoded.span(languageTexts.countryValueTail))
                     var first = true
