@@ -76,11 +76,10 @@ public struct AddressPlugin: FormatterPlugin {
         }
         var input = AddressInput()
         try read(object, into: &input)
-        let slot = FormatCatalog.slot(input.country)
-        let index = catalog.index(slot: slot)
+        let index = catalog.index(of: input.country)
         let format = catalog.ordered[index]
         let viewer = try viewerRegion(request, locale: locale)
-        let countryName = territories.name(input.country, slot: slot, locale: locale)
+        let countryName = territories.name(input.country, locale: locale)
         let prepared = renderer.prepare(&input, format: format)
         renderer.writeAddress(
             input, prepared, format: format, formatIndex: index, language: renderer.language(locale.language),
@@ -95,12 +94,11 @@ public struct AddressPlugin: FormatterPlugin {
         let locale = try request.locale(resolver)
         let country = try country(request, "country").code
         let language = try language(request)
-        let slot = FormatCatalog.slot(country)
-        let index = catalog.index(slot: slot)
+        let index = catalog.index(of: country)
         let format = catalog.ordered[index]
         let (layout, isLatin, arabic) = format.layout(describing: language)
         let viewer = try viewerRegion(request, locale: locale)
-        let countryName = territories.name(country, slot: slot, locale: locale)
+        let countryName = territories.name(country, locale: locale)
         var exampleValues = FieldMap<EnteredText>()
         for (field, value) in format.example { exampleValues[field] = .string(value) }
         var exampleInput = AddressInput(values: consume exampleValues, country: country, language: language)

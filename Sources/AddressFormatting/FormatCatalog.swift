@@ -64,12 +64,7 @@ struct FormatCatalog: Sendable {
 
     /// The index in `ordered` of a country's format (a canonical upper-case code), else of `default`.
     func index(of country: String) -> Int {
-        index(slot: Self.slot(country))
-    }
-
-    /// `index(of:)` for the code's `slot(_:)`, for a caller that needs the slot too.
-    func index(slot: Int?) -> Int {
-        guard let slot else { return fallbackIndex }
+        guard let slot = Self.slot(country) else { return fallbackIndex }
         let index = slots[slot]
         return index < 0 ? fallbackIndex : Int(index)
     }

@@ -58,12 +58,7 @@ final class TerritoryCache: Sendable {
 
     /// `Territory.name`, remembered per ICU locale.
     func name(_ code: String, locale: ResolvedLocale) -> String {
-        name(code, slot: FormatCatalog.slot(code), locale: locale)
-    }
-
-    /// `name(_:locale:)` for a caller that has the code's `FormatCatalog.slot(_:)` already.
-    func name(_ code: String, slot: Int?, locale: ResolvedLocale) -> String {
-        guard let slot else { return Territory.name(code, locale: locale) }
+        guard let slot = FormatCatalog.slot(code) else { return Territory.name(code, locale: locale) }
         let key = LocaleKey(locale.icuLocale)
         let known = locales.withLock { locales -> String? in
             guard let index = locales.keys.firstIndex(of: key) else { return nil }
