@@ -58,14 +58,6 @@ enum EnteredText {
         case .string(let text): text
         }
     }
-
-    /// How many bytes its UTF-8 has.
-    var utf8Count: Int {
-        switch self {
-        case .utf8(let bytes): bytes.count
-        case .string(let text): text.utf8.count
-        }
-    }
 }
 
 /// A language tag a request names for its text (`address.language`, `addressFormat`'s `language`), with what the
@@ -779,6 +771,7 @@ struct ShownValues: ~Copyable {
     static let fieldCount = AddressField.allCases.count
 
     struct Entry {
+        /// Where the value's bytes lie: in the request, or in the shown values' buffer.
         var start: UnsafePointer<UInt8>?
         /// -1 when the field has no value.
         var count: Int32
