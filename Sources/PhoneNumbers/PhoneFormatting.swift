@@ -1,3 +1,5 @@
+import FmtCore
+
 /// A number's description as `describe` gives it, every text UTF-8 in scratch memory: valid only inside the
 /// closure it is given to. The `phone` op writes it into the response without building a `String`.
 public struct PhoneDescriptionBytes {
@@ -23,6 +25,9 @@ public struct PhoneDescriptionBytes {
     public let possibleReason: PhonePossibility
     /// How to dial the number from the viewer's region (upstream's `formatOutOfCountryCallingNumber`).
     public let dialFrom: UnsafeBufferPointer<UInt8>
+    /// Whether every text is known to go into a JSON string as it is: made of digits and the texts of plain
+    /// metadata. When false a text may still be plain, and a writer checks.
+    public let isKnownPlain: Bool
 
     /// Whether the length is possible (upstream's `isPossibleNumber`).
     public var possible: Bool { possibleReason.isPossible }
@@ -229,6 +234,11 @@ extension PlanTables {
         let (territory, type) = classify(number.countryCode, number.nationalNumber)
         let main = mainPlan(forCode: number.countryCode)
         let possibility = PhoneEngine.possibility(number.nationalNumber.count, main?.pointee.general)
+        let isKnownPlain =
+            main?.pointee.textsArePlain != false && viewer?.pointee.textsArePlain != false
+            && territory?.pointee.textsArePlain != false
+            && JSONWriter.escapeFlags(of: number.nationalNumber)
+                | (number.phoneExtension.map(JSONWriter.escapeFlags(of:)) ?? 0) == 0
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { storage in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: slotCapacity) { slots in
                 var out = ByteWriter(storage)
@@ -255,7 +265,7 @@ extension PlanTables {
                             national: text(forms.national), international: text(forms.international),
                             rfc3966: text(forms.rfc3966), display: text(display),
                             phoneExtension: number.phoneExtension, possibleReason: possibility,
-                            dialFrom: text(dialFrom)))
+                            dialFrom: text(dialFrom), isKnownPlain: isKnownPlain))
                 }
             }
         }

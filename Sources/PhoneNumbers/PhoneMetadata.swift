@@ -123,13 +123,18 @@ struct Template: Sendable {
     /// from `n` digits.
     let textCount: Int
     let references: Int
+    /// Whether the text goes into a JSON string as it is (no quote, backslash or control character).
+    let isPlain: Bool
 
     init(_ pieces: [NumberFormat.Piece]) {
         var flat: [UInt8] = []
         var references = 0
+        var flags: UInt64 = 0
         for piece in pieces {
             switch piece {
-            case .text(let text): flat += text
+            case .text(let text):
+                flat += text
+                flags |= text.withUnsafeBufferPointer(JSONWriter.escapeFlags(of:))
             case .group(let group):
                 flat += [Self.groupMark, UInt8(group)]
                 references += 1
@@ -138,6 +143,7 @@ struct Template: Sendable {
         bytes = FrozenBytes(flat)
         textCount = flat.count - 2 * references
         self.references = references
+        isPlain = flags == 0
     }
 
     static let groupMark: UInt8 = 0xFF
@@ -352,6 +358,9 @@ struct TerritoryPlan: @unchecked Sendable {
     let formats: FormatList
     /// Formats for international and RFC 3966 output; `nil` means use `formats`.
     let internationalFormats: FormatList?
+    /// Whether every text of the territory that a number's forms can hold (its id, calling code, prefixes and
+    /// templates) goes into a JSON string as it is, so forms made of them and digits need no escape check.
+    let textsArePlain: Bool
 }
 
 /// One region's (or non-geographic entity's) compiled metadata.
@@ -447,6 +456,11 @@ final class Territory: Sendable {
             $0.isEmpty ? nil : Template(NumberFormat.pieces($0))
         }
         extensionPrefix = FrozenBytes((record.preferredExtnPrefix ?? " ext. ").utf8)
+        var flags: UInt64 = 0
+        for text in [idBytes, countryCodeDigits, diallingPrefix, extensionPrefix] {
+            flags |= JSONWriter.escapeFlags(of: text.buffer)
+        }
+        let templatesArePlain = formats.allSatisfy { $0.nationalTemplate.isPlain && $0.internationalTemplate.isPlain }
         plan = TerritoryPlan(
             index: Int32(index), countryCode: countryCode, countryCodeDigits: countryCodeDigits, id: idBytes,
             leadingDigits: leadingDigits?.compiled, internationalPrefix: internationalPrefix?.compiled,
@@ -454,7 +468,8 @@ final class Territory: Sendable {
             nationalPrefixTransform: nationalPrefixTransform, extensionPrefix: extensionPrefix,
             diallingPrefix: diallingPrefix, general: general, types: FrozenArray(types),
             sameMobileAndFixedLinePattern: sameMobileAndFixedLinePattern, formats: FormatList(formats),
-            internationalFormats: internationalFormats.isEmpty ? nil : FormatList(internationalFormats))
+            internationalFormats: internationalFormats.isEmpty ? nil : FormatList(internationalFormats),
+            textsArePlain: flags == 0 && templatesArePlain)
     }
 
     deinit {

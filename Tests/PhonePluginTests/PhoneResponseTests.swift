@@ -71,7 +71,7 @@ import Testing
                             let description = PhoneDescriptionBytes(
                                 valid: true, e164: plain, region: nil, type: .mobile, national: national,
                                 international: plain, rfc3966: plain, display: national, phoneExtension: phoneExtension,
-                                possibleReason: .isPossible, dialFrom: plain)
+                                possibleReason: .isPossible, dialFrom: plain, isKnownPlain: false)
                             #expect(
                                 Self.bothWritings(description, afterMembers: true).fast
                                     == Self.bothWritings(description, afterMembers: true).slow)
@@ -84,6 +84,50 @@ import Testing
                 }
             }
         }
+    }
+
+    /// Metadata whose texts need escaping (a quote in an extension prefix, a backslash in a template, a control
+    /// character in an IDD) is not vouched for: its forms are checked and written escaped, as the writer would.
+    @Test func formsOfMetadataTextsThatNeedEscapingAreChecked() throws {
+        let path = Paths.dataDirectory + "/" + PhoneFormatter.file
+        let data = try #require(FileManager.default.contents(atPath: path))
+        var root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var territories = try #require(root["territories"] as? [[String: Any]])
+        for index in territories.indices {
+            switch territories[index]["id"] as? String {
+            case "NL":
+                territories[index]["ext"] = " \"ext\" "
+            case "BE":
+                var formats = try #require(territories[index]["fmt"] as? [[String: Any]])
+                for format in formats.indices { formats[format]["f"] = "$1\\$2 $3 $4" }
+                territories[index]["fmt"] = formats
+            case "DE":
+                territories[index]["pip"] = "0\u{1}0"
+            default: break
+            }
+        }
+        root["territories"] = territories
+        let metadata = try PhoneMetadata(json: Array(try JSONSerialization.data(withJSONObject: root)))
+        let engine = PhoneEngine(metadata: metadata)
+        var checked = 0
+        for (number, viewer) in [
+            ("+31 6 12345678 ext. 5", "NL"), ("+32 470 12 34 56", "BE"), ("+31 6 12345678", "DE"),
+            ("+44 20 7946 0958", "GB"),
+        ] {
+            try engine.describe(number: number, defaultRegion: nil, viewerRegion: viewer) { description in
+                checked += 1
+                #expect(description.isKnownPlain == (viewer == "GB"), "\(number) from \(viewer)")
+                for afterMembers in [true, false] {
+                    let (fast, slow) = Self.bothWritings(description, afterMembers: afterMembers)
+                    #expect(fast == slow, "\(number) from \(viewer)")
+                }
+                let (fast, _) = Self.bothWritings(description, afterMembers: false)
+                let object = try? JSONReader.parse(fast + [UInt8(ascii: "}")]).objectValue
+                #expect(object?["dialFrom"]?.stringValue == String(decoding: description.dialFrom, as: UTF8.self))
+                #expect(object?["national"]?.stringValue == String(decoding: description.national, as: UTF8.self))
+            }
+        }
+        #expect(checked == 4)
     }
 
     /// The escape check is FmtCore's (`JSONWriter.escapeFlags(of:)`), tested there; the cursor writes exactly its
