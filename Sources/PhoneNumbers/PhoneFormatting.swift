@@ -412,45 +412,56 @@ extension PlanTables {
     /// Appends a copy of `range` of `output` with leading punctuation dropped and each run of punctuation turned
     /// into one `-`.
     private static func appendRFC3966Separators(from range: Range<Int>, in out: inout ByteWriter) {
-        var wroteAny = false
-        var inSeparator = false
-        var high: UInt8 = 0
-        for index in range { high |= out[index] }
-        if high < 0x80 {
-            out.reserve(2 * range.count + 1)
-            let source = out.bytes(range)
-            out.append(atMost: 2 * range.count + 1) { target in
-                var written = 0
-                for byte in source {
-                    if TextRules.isPunctuation(Unicode.Scalar(byte)) {
-                        inSeparator = true
-                        continue
-                    }
-                    if inSeparator && wroteAny {
-                        target[written] = UInt8(ascii: "-")
-                        written += 1
-                    }
-                    inSeparator = false
-                    wroteAny = true
-                    target[written] = byte
-                    written += 1
+        // An ASCII grouping (nearly every one) in one pass over its bytes; at the first other byte nothing is kept
+        // and the grouping is read again as scalars.
+        out.reserve(2 * range.count + 1)
+        let source = out.bytes(range)
+        var isASCII = true
+        out.append(atMost: 2 * range.count + 1) { target in
+            var written = 0
+            var wroteAny = false
+            var dash = false
+            for byte in source {
+                if byte >= 0x80 {
+                    isASCII = false
+                    return 0
                 }
-                return written
-            }
-        } else {
-            let text = String(decoding: out.bytes(range), as: UTF8.self)
-            for scalar in text.unicodeScalars {
-                if TextRules.isPunctuation(scalar) {
-                    inSeparator = true
+                if TextRules.isASCIIPunctuation(byte) {
+                    dash = wroteAny
                     continue
                 }
-                if inSeparator && wroteAny { out.append(UInt8(ascii: "-")) }
-                inSeparator = false
+                if dash {
+                    target[written] = UInt8(ascii: "-")
+                    written += 1
+                    dash = false
+                }
                 wroteAny = true
-                for unit in UTF8.encode(scalar)! { out.append(unit) }
+                target[written] = byte
+                written += 1
             }
+            if dash {
+                target[written] = UInt8(ascii: "-")
+                written += 1
+            }
+            return written
         }
-        if inSeparator && wroteAny { out.append(UInt8(ascii: "-")) }
+        if isASCII { return }
+        var wroteAny = false
+        var dash = false
+        let text = String(decoding: out.bytes(range), as: UTF8.self)
+        for scalar in text.unicodeScalars {
+            if TextRules.isPunctuation(scalar) {
+                dash = wroteAny
+                continue
+            }
+            if dash {
+                out.append(UInt8(ascii: "-"))
+                dash = false
+            }
+            wroteAny = true
+            for unit in UTF8.encode(scalar)! { out.append(unit) }
+        }
+        if dash { out.append(UInt8(ascii: "-")) }
     }
 
     // MARK: Dialling from abroad
