@@ -210,19 +210,27 @@ extension PlanTables {
 
     static func type(_ digits: UnsafeBufferPointer<UInt8>, _ territory: UnsafePointer<TerritoryPlan>) -> PhoneNumberType
     {
+        // A whole general match has fewer than 32 digits, and digits first.
         guard territory.pointee.general.matches(digits) else { return .unknown }
         let types = territory.pointee.types
-        for index in 0..<8 where types[index]?.matches(digits) == true {
-            return Territory.typeOrder[index]
+        let filter = territory.pointee.typeFilter
+        var candidates = filter[digits.count]
+        if digits.count >= 2 { candidates &= filter[32 + Int(digits[0] &- 48) * 10 + Int(digits[1] &- 48)] }
+        /// `types[index]?.matches(digits)`, its length and first digits already read in `candidates`.
+        @inline(__always)
+        func matches(_ index: Int) -> Bool {
+            candidates >> UInt16(index) & 1 != 0 && types[index]?.pattern?.matchesWhole(digits) == true
         }
-        let mobile = types[9]
-        if types[8]?.matches(digits) == true {
-            if territory.pointee.sameMobileAndFixedLinePattern || mobile?.matches(digits) == true {
-                return .fixedLineOrMobile
-            }
-            return .fixedLine
+        var others = candidates & 0xFF
+        while others != 0 {
+            let index = others.trailingZeroBitCount
+            if matches(index) { return Territory.typeOrder[index] }
+            others &= others - 1
         }
-        if !territory.pointee.sameMobileAndFixedLinePattern && mobile?.matches(digits) == true { return .mobile }
+        if matches(8) {
+            return territory.pointee.sameMobileAndFixedLinePattern || matches(9) ? .fixedLineOrMobile : .fixedLine
+        }
+        if !territory.pointee.sameMobileAndFixedLinePattern && matches(9) { return .mobile }
         return .unknown
     }
 

@@ -110,8 +110,13 @@ struct NumberDesc: Sendable {
         let first = digits[0] &- 48
         let second = digits[1] &- 48
         guard first < 10, second < 10 else { return false }
-        let prefix = Int(first) * 10 + Int(second)
-        return prefix < 64 ? prefixes.0 >> UInt64(prefix) & 1 != 0 : prefixes.1 >> UInt64(prefix - 64) & 1 != 0
+        return mayStart(prefix: Int(first) * 10 + Int(second))
+    }
+
+    /// Whether a whole match can start with the two digits `prefix / 10`, `prefix % 10` (`prefix` in 0..<100).
+    @inline(__always)
+    func mayStart(prefix: Int) -> Bool {
+        prefix < 64 ? prefixes.0 >> UInt64(prefix) & 1 != 0 : prefixes.1 >> UInt64(prefix - 64) & 1 != 0
     }
 }
 
@@ -354,6 +359,10 @@ struct TerritoryPlan: @unchecked Sendable {
     let general: NumberDesc
     /// Indexed by `Territory.typeOrder`.
     let types: FrozenArray<NumberDesc?>
+    /// The types (bit `i` for `types[i]`) a number may be by what `NumberDesc.matches` reads before the pattern:
+    /// entry `n` (0..<32) of those with length `n` possible, entry `32 + p` of those a number starting with the
+    /// two digits `p` (0..<100) may match. Types without a pattern are in neither.
+    let typeFilter: FrozenArray<UInt16>
     let sameMobileAndFixedLinePattern: Bool
     let formats: FormatList
     /// Formats for international and RFC 3966 output; `nil` means use `formats`.
@@ -461,12 +470,19 @@ final class Territory: Sendable {
             flags |= JSONWriter.escapeFlags(of: text.buffer)
         }
         let templatesArePlain = formats.allSatisfy { $0.nationalTemplate.isPlain && $0.internationalTemplate.isPlain }
+        var typeFilter = [UInt16](repeating: 0, count: 132)
+        for (index, desc) in types.enumerated() {
+            guard let desc, desc.pattern != nil else { continue }
+            for length in 0..<32 where desc.lengths >> UInt32(length) & 1 != 0 { typeFilter[length] |= 1 << index }
+            for prefix in 0..<100 where desc.mayStart(prefix: prefix) { typeFilter[32 + prefix] |= 1 << index }
+        }
         plan = TerritoryPlan(
             index: Int32(index), countryCode: countryCode, countryCodeDigits: countryCodeDigits, id: idBytes,
             leadingDigits: leadingDigits?.compiled, internationalPrefix: internationalPrefix?.compiled,
             nationalPrefixForParsing: nationalPrefixForParsing?.compiled,
             nationalPrefixTransform: nationalPrefixTransform, extensionPrefix: extensionPrefix,
             diallingPrefix: diallingPrefix, general: general, types: FrozenArray(types),
+            typeFilter: FrozenArray(typeFilter),
             sameMobileAndFixedLinePattern: sameMobileAndFixedLinePattern, formats: FormatList(formats),
             internationalFormats: internationalFormats.isEmpty ? nil : FormatList(internationalFormats),
             textsArePlain: flags == 0 && templatesArePlain)
@@ -479,6 +495,7 @@ final class Territory: Sendable {
         extensionPrefix.deallocate()
         nationalPrefixTransform?.bytes.deallocate()
         plan.types.deallocate()
+        plan.typeFilter.deallocate()
         plan.formats.deallocate()
         plan.internationalFormats?.deallocate()
     }
