@@ -665,6 +665,11 @@ struct PatternProgram: @unchecked Sendable {
     func match(
         _ input: UnsafeBufferPointer<UInt8>, from start: Int, slots: UnsafeMutableBufferPointer<Int32>
     ) -> Int? {
+        // Groups in a row write every slot of theirs when they match and reset them all when they do not.
+        if let groups, slots.count == 2 * groups.count {
+            if let end = matchGroupsGreedily(groups, input, at: start, whole: false, slots: slots) { return end }
+            return matchGroups(groups, 0, input, at: start, whole: false, slots: slots)
+        }
         slots.update(repeating: -1)
         return run(input, whole: false, slots: slots, start: start)
     }
