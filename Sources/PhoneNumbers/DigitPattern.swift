@@ -651,7 +651,15 @@ struct PatternProgram: @unchecked Sendable {
 
     /// The end of the first match in priority order anchored at the start, without captures.
     func matchEnd(_ input: UnsafeBufferPointer<UInt8>) -> Int? {
-        canStart(input) ? run(input, whole: false, slots: nil) : nil
+        mayMatchPrefix(input) ? run(input, whole: false, slots: nil) : nil
+    }
+
+    /// False only when no match anchored at the start exists, as the automaton tells (the first digits when the
+    /// pattern has none): a prefix that does not apply (a national prefix, an IDD) is ruled out without a run.
+    @inline(__always)
+    func mayMatchPrefix(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let automaton { return automaton.matchesPrefix(input) }
+        return canStart(input)
     }
 
     /// The end of the first match anchored at the start, with its group boundaries in `slots` (as

@@ -437,7 +437,8 @@ extension PlanTables {
     private func stripNationalPrefix(
         _ digits: UnsafeBufferPointer<UInt8>, _ territory: UnsafePointer<TerritoryPlan>, arena: inout ScratchArena
     ) -> UnsafeBufferPointer<UInt8>? {
-        guard !digits.isEmpty, let prefix = territory.pointee.nationalPrefixForParsing else { return nil }
+        guard !digits.isEmpty, let prefix = territory.pointee.nationalPrefixForParsing, prefix.mayMatchPrefix(digits)
+        else { return nil }
         let groupCount = prefix.groupCount
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(2 * groupCount, 1)) {
             slots -> UnsafeBufferPointer<UInt8>? in
