@@ -84,6 +84,9 @@ struct NumberBytes {
     let nationalNumber: UnsafeBufferPointer<UInt8>
     /// The extension's digits as written, UTF-8.
     let phoneExtension: UnsafeBufferPointer<UInt8>?
+    /// Whether both texts were made by parsing: digits, and the texts of national prefix transforms (a
+    /// `PhoneNumber`'s may be anything). With plain transforms they go into JSON strings unchecked.
+    var isParsed = false
 
     var number: PhoneNumber {
         PhoneNumber(
@@ -376,7 +379,8 @@ extension PlanTables {
         }
         if digits.count < 2 { throw .tooShortNSN }
         if digits.count > 17 { throw .tooLong }
-        return NumberBytes(countryCode: countryCode, nationalNumber: digits, phoneExtension: phoneExtension)
+        return NumberBytes(
+            countryCode: countryCode, nationalNumber: digits, phoneExtension: phoneExtension, isParsed: true)
     }
 
     /// Finds the country calling code from a plus sign, an IDD, or the default region's own code.

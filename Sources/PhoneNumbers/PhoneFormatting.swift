@@ -245,8 +245,9 @@ extension PlanTables {
         let isKnownPlain =
             main?.pointee.textsArePlain != false && viewer?.pointee.textsArePlain != false
             && territory?.pointee.textsArePlain != false
-            && JSONWriter.escapeFlags(of: number.nationalNumber)
-                | (number.phoneExtension.map(JSONWriter.escapeFlags(of:)) ?? 0) == 0
+            && (number.isParsed && transformsArePlain
+                || JSONWriter.escapeFlags(of: number.nationalNumber)
+                    | (number.phoneExtension.map(JSONWriter.escapeFlags(of:)) ?? 0) == 0)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { storage in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: slotCapacity) { slots in
                 var out = ByteWriter(storage)
@@ -502,9 +503,13 @@ extension PlanTables {
         return start..<out.count
     }
 
-    /// Whether the bytes spell `text`.
+    /// Whether the bytes spell `text` (a region code: a few bytes, compared one by one).
     static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String?) -> Bool {
         guard var text else { return false }
-        return text.withUTF8 { $0.elementsEqual(bytes) }
+        return text.withUTF8 { utf8 in
+            guard utf8.count == bytes.count else { return false }
+            for index in 0..<bytes.count where utf8[index] != bytes[index] { return false }
+            return true
+        }
     }
 }

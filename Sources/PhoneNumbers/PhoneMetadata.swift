@@ -532,6 +532,9 @@ struct PlanTables: @unchecked Sendable {
     let codeTerritories: FrozenArray<Int32>
     /// Capture slots enough for any format's pattern (two per group).
     let slotCapacity: Int
+    /// Whether every territory's national prefix transform is plain text around its groups, so that a parsed
+    /// national number is digits and plain text.
+    let transformsArePlain: Bool
 
     @inline(__always)
     func plan(_ index: Int32) -> UnsafePointer<TerritoryPlan> {
@@ -577,7 +580,8 @@ final class PlanTablesOwner: Sendable {
         starts.append(Int32(indices.count))
         tables = PlanTables(
             plans: FrozenArray(territories.map(\.plan)), byLetters: FrozenArray(byLetters.map { $0?.plan.index ?? -1 }),
-            codeStarts: FrozenArray(starts), codeTerritories: FrozenArray(indices), slotCapacity: max(2 * groups, 1))
+            codeStarts: FrozenArray(starts), codeTerritories: FrozenArray(indices), slotCapacity: max(2 * groups, 1),
+            transformsArePlain: territories.allSatisfy { $0.nationalPrefixTransform?.isPlain != false })
     }
 
     deinit {

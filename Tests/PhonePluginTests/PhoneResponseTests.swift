@@ -86,37 +86,66 @@ import Testing
         }
     }
 
-    /// Metadata whose texts need escaping (a quote in an extension prefix, a backslash in a template, a control
-    /// character in an IDD) is not vouched for: its forms are checked and written escaped, as the writer would.
-    @Test func formsOfMetadataTextsThatNeedEscapingAreChecked() throws {
+    /// The shipped metadata with some territories' records changed.
+    static func engine(changing change: (String, inout [String: Any]) throws -> Void) throws -> PhoneEngine {
         let path = Paths.dataDirectory + "/" + PhoneFormatter.file
         let data = try #require(FileManager.default.contents(atPath: path))
         var root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         var territories = try #require(root["territories"] as? [[String: Any]])
         for index in territories.indices {
-            switch territories[index]["id"] as? String {
+            try change(territories[index]["id"] as? String ?? "", &territories[index])
+        }
+        root["territories"] = territories
+        return PhoneEngine(metadata: try PhoneMetadata(json: Array(try JSONSerialization.data(withJSONObject: root))))
+    }
+
+    /// Metadata whose texts need escaping (a quote in an extension prefix, a backslash in a template, a control
+    /// character in an IDD) is not vouched for: its forms are checked and written escaped, as the writer would.
+    @Test func formsOfMetadataTextsThatNeedEscapingAreChecked() throws {
+        let engine = try Self.engine { id, territory in
+            switch id {
             case "NL":
-                territories[index]["ext"] = " \"ext\" "
+                territory["ext"] = " \"ext\" "
             case "BE":
-                var formats = try #require(territories[index]["fmt"] as? [[String: Any]])
+                var formats = try #require(territory["fmt"] as? [[String: Any]])
                 for format in formats.indices { formats[format]["f"] = "$1\\$2 $3 $4" }
-                territories[index]["fmt"] = formats
+                territory["fmt"] = formats
             case "DE":
-                territories[index]["pip"] = "0\u{1}0"
+                territory["pip"] = "0\u{1}0"
             default: break
             }
         }
-        root["territories"] = territories
-        let metadata = try PhoneMetadata(json: Array(try JSONSerialization.data(withJSONObject: root)))
-        let engine = PhoneEngine(metadata: metadata)
+        try Self.expectWrittenEscaped(
+            [("+31 6 12345678 ext. 5", "NL"), ("+32 470 12 34 56", "BE"), ("+31 6 12345678", "DE")], by: engine)
+        try Self.expectWrittenEscaped([("+44 20 7946 0958", "GB")], by: engine, knownPlain: true)
+    }
+
+    /// A national prefix transform that writes a quote into the national number it parses: parsed numbers are no
+    /// longer vouched for by having been parsed, and that one is found out and written escaped.
+    @Test func parsedNumbersOfATransformThatNeedsEscapingAreChecked() throws {
+        let engine = try Self.engine { id, territory in
+            if id == "FR" {
+                territory["npp"] = "0(6)"
+                territory["npt"] = "\"$1"
+            }
+        }
+        try Self.expectWrittenEscaped([("06 12 34 56 78", "FR")], by: engine)
+        try Self.expectWrittenEscaped([("+44 20 7946 0958", "GB")], by: engine, knownPlain: true)
+        var national = ""
+        try engine.describe(number: "06 12 34 56 78", defaultRegion: "FR", viewerRegion: "FR") {
+            national = String(decoding: $0.national, as: UTF8.self)
+        }
+        #expect(national.contains("\""), "\(national)")
+    }
+
+    static func expectWrittenEscaped(
+        _ numbers: [(String, String)], by engine: PhoneEngine, knownPlain: Bool = false
+    ) throws {
         var checked = 0
-        for (number, viewer) in [
-            ("+31 6 12345678 ext. 5", "NL"), ("+32 470 12 34 56", "BE"), ("+31 6 12345678", "DE"),
-            ("+44 20 7946 0958", "GB"),
-        ] {
-            try engine.describe(number: number, defaultRegion: nil, viewerRegion: viewer) { description in
+        for (number, viewer) in numbers {
+            try engine.describe(number: number, defaultRegion: viewer, viewerRegion: viewer) { description in
                 checked += 1
-                #expect(description.isKnownPlain == (viewer == "GB"), "\(number) from \(viewer)")
+                #expect(description.isKnownPlain == knownPlain, "\(number) from \(viewer)")
                 for afterMembers in [true, false] {
                     let (fast, slow) = Self.bothWritings(description, afterMembers: afterMembers)
                     #expect(fast == slow, "\(number) from \(viewer)")
@@ -127,7 +156,7 @@ import Testing
                 #expect(object?["national"]?.stringValue == String(decoding: description.national, as: UTF8.self))
             }
         }
-        #expect(checked == 4)
+        #expect(checked == numbers.count)
     }
 
     /// The escape check is FmtCore's (`JSONWriter.escapeFlags(of:)`), tested there; the cursor writes exactly its
