@@ -308,6 +308,7 @@ extension PlanTables {
         } else {
             out.append(digits)
         }
+        let nationalGroupedEnd = out.count
         if let phoneExtension {
             out.append(main.pointee.extensionPrefix.buffer)
             out.append(phoneExtension)
@@ -322,11 +323,19 @@ extension PlanTables {
         // international one too unless it is excluded. Its groups are still in `slots` unless the national
         // substitution needed further matches.
         var international = chosen
+        var isNationalChoice = true
         if let (format, firstEnd) = chosen, firstEnd != digits.count { international = (format, nil) }
         if let formats = main.pointee.internationalFormats, chosen?.0.pointee.excludedInternationally != false {
             international = chooseFormat(formats, digits, slots: slots)
+            isNationalChoice = false
         }
-        if let (format, firstEnd) = international {
+        // One match of the national choice whose national template is a prefix and the international one: the
+        // grouping is already written, after that prefix.
+        if isNationalChoice, let (format, knownEnd) = international, let firstEnd = knownEnd, firstEnd > 0,
+            let prefixLength = format.pointee.nationalPrefixLength
+        {
+            out.appendCopy(of: (nationalStart + prefixLength)..<nationalGroupedEnd)
+        } else if let (format, firstEnd) = international {
             substitute(
                 format.pointee.pattern, format.pointee.internationalTemplate, digits, firstEnd: firstEnd, slots: slots,
                 into: &out)

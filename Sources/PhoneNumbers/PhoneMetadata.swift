@@ -299,6 +299,20 @@ struct FormatPlan: @unchecked Sendable {
     let internationalTemplate: Template
     /// Whether the format is left out of international output (`intlFormat` `NA`).
     let excludedInternationally: Bool
+    /// When the national template is text (a national prefix, `0` of `0$1 $2`) followed by the international
+    /// template, the length of that text: one match's international grouping is its national one after it.
+    let nationalPrefixLength: Int?
+
+    /// The length of the text `national` starts with before the whole of `international`, nil when it does not
+    /// end in it or a group reference comes before it.
+    static func prefixLength(of national: Template, before international: Template) -> Int? {
+        let whole = national.bytes.buffer
+        let tail = international.bytes.buffer
+        guard whole.count >= tail.count else { return nil }
+        let length = whole.count - tail.count
+        guard !whole[..<length].contains(Template.groupMark), whole[length...].elementsEqual(tail) else { return nil }
+        return length
+    }
 }
 
 /// A territory's formats (or those for international output) with, for each first two digits (0–99), the formats
@@ -313,7 +327,9 @@ struct FormatList: @unchecked Sendable {
                 FormatPlan(
                     pattern: format.pattern.compiled, leadingDigits: format.leadingDigits?.compiled,
                     nationalTemplate: format.nationalTemplate, internationalTemplate: format.internationalTemplate,
-                    excludedInternationally: format.excludedInternationally)
+                    excludedInternationally: format.excludedInternationally,
+                    nationalPrefixLength: FormatPlan.prefixLength(
+                        of: format.nationalTemplate, before: format.internationalTemplate))
             })
         guard !formats.isEmpty else {
             buckets = .empty
