@@ -79,6 +79,22 @@ struct FieldMap<Value> {
     private var district: Value?
     private var sortingCode: Value?
 
+    /// Whether the field has a value, without copying it.
+    func has(_ field: AddressField) -> Bool {
+        switch field {
+        case .name: name != nil
+        case .organization: organization != nil
+        case .street: street != nil
+        case .houseNumber: houseNumber != nil
+        case .extra: extra != nil
+        case .postalCode: postalCode != nil
+        case .city: city != nil
+        case .region: region != nil
+        case .district: district != nil
+        case .sortingCode: sortingCode != nil
+        }
+    }
+
     subscript(field: AddressField) -> Value? {
         get {
             switch field {
@@ -112,9 +128,25 @@ struct FieldMap<Value> {
 }
 
 extension UnsafeBufferPointer<UInt8> {
-    /// Whether the bytes are a literal's (member names, compared without making a `String`).
+    /// Whether the bytes are a literal's (member names, compared without making a `String`). Up to 16 bytes (every
+    /// member name) are compared as two words each way that overlap inside the bytes, without a call to `memcmp`.
+    @inline(__always)
     func hasSameBytes(as literal: StaticString) -> Bool {
-        count == literal.utf8CodeUnitCount && (count == 0 || memcmp(baseAddress!, literal.utf8Start, count) == 0)
+        let count = self.count
+        guard count == literal.utf8CodeUnitCount else { return false }
+        guard count >= 4, count <= 16 else {
+            return count == 0 || memcmp(baseAddress!, literal.utf8Start, count) == 0
+        }
+        let left = UnsafeRawPointer(baseAddress!)
+        let right = UnsafeRawPointer(literal.utf8Start)
+        if count >= 8 {
+            return left.loadUnaligned(as: UInt64.self) == right.loadUnaligned(as: UInt64.self)
+                && left.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                    == right.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        }
+        return left.loadUnaligned(as: UInt32.self) == right.loadUnaligned(as: UInt32.self)
+            && left.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+                == right.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
     }
 }
 

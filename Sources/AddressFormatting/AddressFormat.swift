@@ -203,7 +203,7 @@ final class AddressFormat: Sendable {
     /// The layout for an address: the Latin one where the country has one and `input` is not local (by
     /// `address.language` when given, else by the first letter of the values), else `layout`; with whether
     /// the text is Arabic script (decided the same way), which writes the layout's commas as `،`.
-    func layout(for input: AddressInput) -> (layout: Layout, arabic: Bool) {
+    func layout(for input: borrowing AddressInput) -> (layout: Layout, arabic: Bool) {
         guard let local, let latin else {
             let arabic = input.language?.writesArabic
             return (layout, arabic ?? ArabicScript.writes(input.values, deciding: layout.deciding))

@@ -74,7 +74,7 @@ public struct AddressPlugin: FormatterPlugin {
             throw .invalidField(
                 "address", message: "The field \"address\" is required: an object with at least \"country\".")
         }
-        var input = AddressInput(values: FieldMap(), country: "")
+        var input = AddressInput()
         try read(object, into: &input)
         let index = catalog.index(of: input.country)
         let format = catalog.ordered[index]

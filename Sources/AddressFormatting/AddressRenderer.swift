@@ -8,6 +8,12 @@ struct AddressInput {
     /// `address.language`: the language the values are written in, when the caller says.
     var language: EnteredLanguage? = nil
 
+    /// An address with no values, for `AddressPlugin` to read one into.
+    init() {
+        values = FieldMap()
+        country = ""
+    }
+
     init(values: consuming FieldMap<EnteredText>, country: String, language: EnteredLanguage? = nil) {
         self.values = values
         self.country = country
@@ -50,14 +56,6 @@ enum EnteredText {
         switch self {
         case .utf8(let bytes): String(decoding: bytes, as: UTF8.self)
         case .string(let text): text
-        }
-    }
-
-    /// How many bytes its UTF-8 has.
-    var utf8Count: Int {
-        switch self {
-        case .utf8(let bytes): bytes.count
-        case .string(let text): text.utf8.count
         }
     }
 }
@@ -298,34 +296,31 @@ final class AddressRenderer: Sendable {
     func prepare(_ input: inout AddressInput, format: AddressFormat) -> PreparedAddress {
         let (layout, arabic) = format.layout(for: input)
         var warnings: UInt16 = 0
-        for field in format.fields {
-            guard let value = input.values[field] else {
-                warnings |= format.requiredBits & 1 << field.ordinal
-                continue
-            }
-            if field == .postalCode, let rule = format.postalCode {
-                // The shown code is the entered value itself (most are), another text, or nil: a warning.
-                let shown = value.withUTF8 { entered in
-                    rule.withNormalized(utf8: entered) { code -> EnteredText? in
-                        guard let code else { return nil }
-                        guard code.count == entered.count, code.hasSameBytes(as: entered) else {
-                            return .string(String(decoding: code, as: UTF8.self))
-                        }
-                        return value
+        for field in format.fields where !input.values.has(field) {
+            warnings |= format.requiredBits & 1 << field.ordinal
+        }
+        // A format's rule and region codes are for fields its lines show (checked at load).
+        if let rule = format.postalCode, let value = input.values[.postalCode] {
+            let shown = value.withUTF8 { entered in
+                rule.withNormalized(utf8: entered) { code -> ShownCode in
+                    guard let code else { return .unconfirmed }
+                    guard code.count == entered.count, code.hasSameBytes(as: entered) else {
+                        return .other(String(decoding: code, as: UTF8.self))
                     }
-                }
-                if let shown {
-                    input.values[field] = shown
-                } else {
-                    warnings |= 1 << field.ordinal
+                    return .entered
                 }
             }
-            if field == .region, let regions = format.regions {
-                if let code = value.withUTF8({ regions.code(utf8: $0) }) {
-                    input.values[field] = .string(code)
-                } else {
-                    warnings |= 1 << field.ordinal
-                }
+            switch shown {
+            case .entered: break
+            case .other(let code): input.values[.postalCode] = .string(code)
+            case .unconfirmed: warnings |= 1 << AddressField.postalCode.ordinal
+            }
+        }
+        if let regions = format.regions, let value = input.values[.region] {
+            if let code = value.withUTF8({ regions.code(utf8: $0) }) {
+                input.values[.region] = .string(code)
+            } else {
+                warnings |= 1 << AddressField.region.ordinal
             }
         }
         var hidden: AddressField?
@@ -337,13 +332,21 @@ final class AddressRenderer: Sendable {
         return PreparedAddress(layout: layout, arabic: arabic, warnings: warnings, hidden: hidden)
     }
 
-    /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII and Latin-1 text over
-    /// its bytes, other text lower-cased.
+    /// What a postal-code rule makes of an entered code: the code as entered (most are), another text, or none (a
+    /// warning, the code shown as entered).
+    private enum ShownCode {
+        case entered
+        case other(String)
+        case unconfirmed
+    }
+
+    /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII, Latin-1 and caseless
+    /// text (`foldedScalar`) over its bytes, other text lower-cased.
     static func sameText(_ first: EnteredText, _ second: EnteredText) -> Bool {
         let folded = first.withUTF8 { left in
             second.withUTF8 { right -> Bool? in
                 if left.count == right.count, left.hasSameBytes(as: right) { return true }
-                return Self.latinFoldedEqual(left, right)
+                return Self.foldedEqual(left, right)
             }
         }
         if let folded { return folded }
@@ -351,29 +354,19 @@ final class AddressRenderer: Sendable {
         return first == second || first.lowercased() == second.lowercased()
     }
 
-    /// Whether two texts of ASCII and Latin-1 letters (U+00C0–U+00FF, precomposed, so each text is its own NFC)
-    /// are equal lower-cased, as `lowercased()` maps them: `A`–`Z` and U+00C0–U+00DE but U+00D7 to the letter
-    /// 0x20 above; nil when either text has anything else (a mark after a letter can make unequal scalars
-    /// equal text, so a difference counts only once both texts are known to be covered).
-    private static func latinFoldedEqual(
+    /// Whether two texts of scalars `foldedScalar` covers are equal lower-cased, as `lowercased()` and `==` compare
+    /// them; nil when either text has anything else (a mark after a letter can make unequal scalars equal text, so
+    /// a difference counts only once both texts are known to be covered).
+    private static func foldedEqual(
         _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
     ) -> Bool? {
-        func next(_ text: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> UInt32? {
-            let byte = text[index]
-            if byte < 0x80 {
-                index += 1
-                return (0x41...0x5A).contains(byte) ? UInt32(byte) + 0x20 : UInt32(byte)
-            }
-            guard byte == 0xC3, index + 1 < text.count, (0x80...0xBF).contains(text[index + 1]) else { return nil }
-            let scalar = 0xC0 + UInt32(text[index + 1] - 0x80)
-            index += 2
-            return (0xC0...0xDE).contains(scalar) && scalar != 0xD7 ? scalar + 0x20 : scalar
-        }
         var leftIndex = 0
         var rightIndex = 0
         var equal = true
         while leftIndex < left.count, rightIndex < right.count {
-            guard let one = next(left, &leftIndex), let other = next(right, &rightIndex) else { return nil }
+            guard let one = foldedScalar(left, &leftIndex), let other = foldedScalar(right, &rightIndex) else {
+                return nil
+            }
             equal = equal && one == other
         }
         var rest = leftIndex < left.count ? left : right
@@ -384,9 +377,48 @@ final class AddressRenderer: Sendable {
         }
         let longer = index < rest.count
         while index < rest.count {
-            guard next(rest, &index) != nil else { return nil }
+            guard foldedScalar(rest, &index) != nil else { return nil }
         }
         return equal && !longer
+    }
+
+    /// The scalar at `index` of UTF-8 text lower-cased, moving `index` past it, when it is one whose text compares
+    /// as its bytes do: ASCII and Latin-1 letters (U+00C0–U+00FF, precomposed, so each text is its own NFC), which
+    /// `lowercased()` maps `A`–`Z` and U+00C0–U+00DE but U+00D7 to the letter 0x20 above; and caseless letters with no
+    /// combining class that no canonical decomposition ends with (Arabic U+0620–U+064A, kana U+3041–U+3096 and
+    /// U+30A1–U+30FA, CJK ideographs U+3400–U+4DBF and U+4E00–U+9FFF, Hangul syllables), kept as they are. Texts of
+    /// these scalars alone are canonically equivalent only when their scalars are equal. Nil for anything else.
+    @inline(__always)
+    private static func foldedScalar(_ text: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> UInt32? {
+        let byte = text[index]
+        if byte < 0x80 {
+            index += 1
+            return (0x41...0x5A).contains(byte) ? UInt32(byte) + 0x20 : UInt32(byte)
+        }
+        if byte < 0xE0 {
+            guard byte >= 0xC2, index + 1 < text.count, text[index + 1] & 0xC0 == 0x80 else { return nil }
+            let scalar = UInt32(byte & 0x1F) << 6 | UInt32(text[index + 1] & 0x3F)
+            switch scalar {
+            case 0xC0...0xFF:
+                index += 2
+                return (0xC0...0xDE).contains(scalar) && scalar != 0xD7 ? scalar + 0x20 : scalar
+            case 0x620...0x64A:
+                index += 2
+                return scalar
+            default:
+                return nil
+            }
+        }
+        guard byte < 0xF0, index + 2 < text.count, text[index + 1] & 0xC0 == 0x80, text[index + 2] & 0xC0 == 0x80
+        else { return nil }
+        let scalar = UInt32(byte & 0x0F) << 12 | UInt32(text[index + 1] & 0x3F) << 6 | UInt32(text[index + 2] & 0x3F)
+        switch scalar {
+        case 0x3041...0x3096, 0x30A1...0x30FA, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3:
+            index += 3
+            return scalar
+        default:
+            return nil
+        }
     }
 
     // MARK: - Writing
@@ -409,21 +441,25 @@ final class AddressRenderer: Sendable {
                     sink.append(",\"country\":")
                     sink.appendString(values.country)
                     sink.append(encoded.span(formatTexts.formatMember))
-                    let lineCount = writeLines(values, prepared, countryLine: showCountry, into: &sink)
-                    sink.append(",\"linesLang\":[")
-                    let entered = showCountry ? lineCount - 1 : lineCount
-                    for line in 0..<entered {
-                        if line > 0 { sink.append(0x2C) }
-                        sink.append(values.textLanguage)
+                    let program = prepared.layout.program(arabic: prepared.arabic)
+                    program.withBuffers { buffers in
+                        let lineCount = writeLines(
+                            values, program, buffers, countryLine: showCountry, into: &sink)
+                        sink.append(",\"linesLang\":[")
+                        let entered = showCountry ? lineCount - 1 : lineCount
+                        for line in 0..<entered {
+                            if line > 0 { sink.append(0x2C) }
+                            sink.append(values.textLanguage)
+                        }
+                        if showCountry {
+                            if entered > 0 { sink.append(0x2C) }
+                            sink.append(encoded.span(languageTexts.quoted))
+                        }
+                        sink.append(0x5D)
+                        writeOneLine(
+                            values, prepared, program, buffers, countryJoiner: showCountry,
+                            viewerWritesArabic: languageTexts.writesArabic, into: &sink)
                     }
-                    if showCountry {
-                        if entered > 0 { sink.append(0x2C) }
-                        sink.append(encoded.span(languageTexts.quoted))
-                    }
-                    sink.append(0x5D)
-                    writeOneLine(
-                        values, prepared, countryJoiner: showCountry, viewerWritesArabic: languageTexts.writesArabic,
-                        into: &sink)
                     sink.append(",\"fields\":[")
                     for field in prepared.layout.fields {
                         guard let value = values.value(field.ordinal) else { continue }
@@ -506,10 +542,13 @@ final class AddressRenderer: Sendable {
                     sink.appendString(values.country)
                     sink.append(0x7D)
                 }
-                _ = writeLines(values, prepared, countryLine: showCountry, into: &sink)
-                writeOneLine(
-                    values, prepared, countryJoiner: showCountry,
-                    viewerWritesArabic: languageTexts[language].writesArabic, into: &sink)
+                let program = prepared.layout.program(arabic: prepared.arabic)
+                program.withBuffers { buffers in
+                    _ = writeLines(values, program, buffers, countryLine: showCountry, into: &sink)
+                    writeOneLine(
+                        values, prepared, program, buffers, countryJoiner: showCountry,
+                        viewerWritesArabic: languageTexts[language].writesArabic, into: &sink)
+                }
                 sink.append(0x7D)
             }
         }
@@ -518,41 +557,37 @@ final class AddressRenderer: Sendable {
     /// `,"lines":[…]`: each template with its present values, trimmed, a line for each line of a value that has
     /// several, empty lines left out; then the country's name when `countryLine` is set. Returns how many.
     private func writeLines(
-        _ values: borrowing ShownValues, _ prepared: PreparedAddress, countryLine: Bool,
-        into sink: inout ByteSink
+        _ values: borrowing ShownValues, _ program: LayoutProgram, _ buffers: LayoutProgram.Buffers,
+        countryLine: Bool, into sink: inout ByteSink
     ) -> Int {
-        let program = prepared.layout.program(arabic: prepared.arabic)
         var lineCount = 0
         sink.append(",\"lines\":[")
-        program.steps.withUnsafeBufferPointer { steps in
-            program.literals.withUnsafeBufferPointer { literals in
-                var index = 0
-                for line in 0..<program.lines.count {
-                    let start = sink.position
-                    // Where a value needs care, the line is looked at first, so a long one is not written twice.
-                    let lineStart = index
-                    var outcome = LineOutcome.empty
-                    if values.needsCare {
-                        outcome = Self.writeLine(
-                            steps, from: &index, literals: literals, values: values, comma: false, write: false,
-                            into: &sink)
-                    }
-                    if case .careful = outcome {
-                    } else {
-                        index = lineStart
-                        outcome = Self.writeLine(
-                            steps, from: &index, literals: literals, values: values, comma: lineCount > 0, into: &sink)
-                    }
-                    switch outcome {
-                    case .empty: break
-                    case .written: lineCount += 1
-                    case .careful(let lineBreak):
-                        sink.rollBack(to: start)
-                        lineCount = Self.writeCarefully(
-                            program.lines[line], values: values.visibleStrings(), lineBreak: lineBreak,
-                            lineCount: lineCount, into: &sink)
-                    }
-                }
+        let (steps, literals) = (buffers.steps, buffers.literals)
+        var index = 0
+        for line in 0..<program.lines.count {
+            let start = sink.position
+            // Where a value needs care, the line is looked at first, so a long one is not written twice.
+            let lineStart = index
+            var outcome = LineOutcome.empty
+            if values.needsCare {
+                outcome = Self.writeLine(
+                    steps, from: &index, literals: literals, values: values, comma: false, write: false,
+                    into: &sink)
+            }
+            if case .careful = outcome {
+            } else {
+                index = lineStart
+                outcome = Self.writeLine(
+                    steps, from: &index, literals: literals, values: values, comma: lineCount > 0, into: &sink)
+            }
+            switch outcome {
+            case .empty: break
+            case .written: lineCount += 1
+            case .careful(let lineBreak):
+                sink.rollBack(to: start)
+                lineCount = Self.writeCarefully(
+                    program.lines[line], values: values.visibleStrings(), lineBreak: lineBreak,
+                    lineCount: lineCount, into: &sink)
             }
         }
         if countryLine {
@@ -646,52 +681,47 @@ final class AddressRenderer: Sendable {
     /// (`، ` in Arabic script); then the country's name when `countryJoiner` is set, after `, ` (or `، ` when both
     /// the text and the viewer's language are Arabic script).
     private func writeOneLine(
-        _ values: borrowing ShownValues, _ prepared: PreparedAddress,
-        countryJoiner: Bool,
-        viewerWritesArabic: Bool, into sink: inout ByteSink
+        _ values: borrowing ShownValues, _ prepared: PreparedAddress, _ program: LayoutProgram,
+        _ buffers: LayoutProgram.Buffers, countryJoiner: Bool, viewerWritesArabic: Bool, into sink: inout ByteSink
     ) {
-        let program = prepared.layout.program(arabic: prepared.arabic)
         sink.append(",\"oneLine\":\"")
         var wroteAny = false
-        program.steps.withUnsafeBufferPointer { steps in
-            program.literals.withUnsafeBufferPointer { literals in
-                var index = program.oneLineStart
-                var separator = -1
-                while steps[index].kind != .end {
-                    let step = steps[index]
-                    index += 1
-                    if step.kind == .separator {
-                        if separator >= 0, steps[separator].punctuated, !step.punctuated { continue }
-                        separator = index - 1
-                        continue
-                    }
-                    let ordinal = Int(step.field)
-                    guard let value = values.visible(ordinal) else { continue }
-                    let entry = values.entries[ordinal]
-                    // A value of several lines, or one `PlainText.trimmed` would change: as the definition says.
-                    var shown: String?
-                    if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd {
-                        let text = String(decoding: value, as: UTF8.self)
-                        let shownText =
-                            entry.lineBreak
-                            ? Self.oneLineText(text, comma: prepared.arabic ? Self.arabicComma : ", ")
-                            : PlainText.trimmed(text)
-                        guard !shownText.isEmpty else { continue }
-                        shown = shownText
-                    }
-                    if wroteAny, separator >= 0 {
-                        let literal = steps[separator]
-                        sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
-                    }
-                    if let shown {
-                        sink.appendEscaped(shown)
-                    } else {
-                        sink.appendEscaped(value, escape: entry.needsEscape)
-                    }
-                    wroteAny = true
-                    separator = -1
-                }
+        let (steps, literals) = (buffers.steps, buffers.literals)
+        var index = program.oneLineStart
+        var separator = -1
+        while steps[index].kind != .end {
+            let step = steps[index]
+            index += 1
+            if step.kind == .separator {
+                if separator >= 0, steps[separator].punctuated, !step.punctuated { continue }
+                separator = index - 1
+                continue
             }
+            let ordinal = Int(step.field)
+            guard let value = values.visible(ordinal) else { continue }
+            let entry = values.entries[ordinal]
+            // A value of several lines, or one `PlainText.trimmed` would change: as the definition says.
+            var shown: String?
+            if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd {
+                let text = String(decoding: value, as: UTF8.self)
+                let shownText =
+                    entry.lineBreak
+                    ? Self.oneLineText(text, comma: prepared.arabic ? Self.arabicComma : ", ")
+                    : PlainText.trimmed(text)
+                guard !shownText.isEmpty else { continue }
+                shown = shownText
+            }
+            if wroteAny, separator >= 0 {
+                let literal = steps[separator]
+                sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
+            }
+            if let shown {
+                sink.appendEscaped(shown)
+            } else {
+                sink.appendEscaped(value, escape: entry.needsEscape)
+            }
+            wroteAny = true
+            separator = -1
         }
         if countryJoiner {
             if wroteAny {
@@ -711,14 +741,18 @@ final class AddressRenderer: Sendable {
 
     private static let arabicComma = "\(ArabicScript.comma) "
 
-    /// Copies the shown values, the country's name and the text's language into one buffer on the stack (the
-    /// heap past the stack's safe size) for `body`.
+    /// The shown values for `body`: those read from the request where they lie, the others (`String`s), the
+    /// country's name and the text's language copied into one buffer on the stack (the heap past the stack's safe
+    /// size).
+    @inline(__always)
     private func withValues<Result>(
         _ input: borrowing AddressInput, _ prepared: PreparedAddress, countryName: String, textLanguage: String,
         _ body: (borrowing ShownValues) -> Result
     ) -> Result {
         var total = countryName.utf8.count + textLanguage.utf8.count + 2 + input.country.utf8.count
-        for field in AddressField.allCases { total += input.values[field]?.utf8Count ?? 0 }
+        for field in AddressField.allCases {
+            if case .string(let text)? = input.values[field] { total += text.utf8.count }
+        }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
             withUnsafeTemporaryAllocation(of: ShownValues.Entry.self, capacity: ShownValues.fieldCount) { entries in
                 let values = ShownValues(
@@ -731,12 +765,14 @@ final class AddressRenderer: Sendable {
     }
 }
 
-/// The shown values of one request as UTF-8 in one buffer, with what the fast paths need to know of each.
+/// The shown values of one request as UTF-8 (where they lie in the request, or in one buffer), with what the fast
+/// paths need to know of each.
 struct ShownValues: ~Copyable {
     static let fieldCount = AddressField.allCases.count
 
     struct Entry {
-        var start: Int32
+        /// Where the value's bytes lie: in the request, or in the shown values' buffer.
+        var start: UnsafePointer<UInt8>?
         /// -1 when the field has no value.
         var count: Int32
         /// Whether the value holds a line break (`PlainText.hasLineBreak`).
@@ -754,7 +790,6 @@ struct ShownValues: ~Copyable {
     /// Whether a value has a line break or an end that needs grapheme clusters: its lines are looked at before
     /// they are written.
     private(set) var needsCare = false
-    private let bytes: UnsafeMutableBufferPointer<UInt8>
     private let hidden: Int
     /// The address's country code.
     let country: UnsafeBufferPointer<UInt8>
@@ -771,22 +806,26 @@ struct ShownValues: ~Copyable {
         buffer: UnsafeMutableBufferPointer<UInt8>, entries: UnsafeMutableBufferPointer<Entry>
     ) {
         self.entries = entries
-        bytes = buffer
         self.hidden = hidden?.ordinal ?? -1
         var used = 0
         for (ordinal, field) in AddressField.allCases.enumerated() {
-            guard let value = values[field] else {
+            let value: UnsafeBufferPointer<UInt8>
+            switch values[field] {
+            case nil:
                 entries[ordinal] = Entry(
-                    start: 0, count: -1, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
+                    start: nil, count: -1, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
+                continue
+            case .utf8(let bytes)?:
+                value = bytes
+            case .string(var text)?:
+                value = UnsafeBufferPointer(rebasing: buffer[text.withUTF8 { Self.copy($0, to: buffer, at: &used) }])
+            }
+            guard !value.isEmpty else {
+                entries[ordinal] = Entry(
+                    start: nil, count: 0, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
                 continue
             }
-            let range = value.withUTF8 { Self.copy($0, to: buffer, at: &used) }
-            guard !range.isEmpty else {
-                entries[ordinal] = Entry(
-                    start: 0, count: 0, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
-                continue
-            }
-            let entry = Self.entry(UnsafeBufferPointer(rebasing: buffer[range]), start: range.lowerBound)
+            let entry = Self.entry(value)
             entries[ordinal] = entry
             if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd { needsCare = true }
         }
@@ -825,7 +864,7 @@ struct ShownValues: ~Copyable {
     func value(_ ordinal: Int) -> UnsafeBufferPointer<UInt8>? {
         let entry = entries[ordinal]
         guard entry.count >= 0 else { return nil }
-        return UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.start + entry.count)])
+        return UnsafeBufferPointer(start: entry.start, count: Int(entry.count))
     }
 
     /// The values the lines and the one-line form show, as Strings, for the careful path.
@@ -841,20 +880,20 @@ struct ShownValues: ~Copyable {
     func visible(_ ordinal: Int) -> UnsafeBufferPointer<UInt8>? {
         let entry = entries[ordinal]
         guard entry.count > 0, ordinal != hidden else { return nil }
-        return UnsafeBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.start + entry.count)])
+        return UnsafeBufferPointer(start: entry.start, count: Int(entry.count))
     }
 
     /// A value's entry. Printable ASCII (most values) is told apart in one pass; other text is looked at for
     /// each property.
-    private static func entry(_ utf8: UnsafeBufferPointer<UInt8>, start: Int) -> Entry {
+    private static func entry(_ utf8: UnsafeBufferPointer<UInt8>) -> Entry {
         if isPrintableASCII(utf8) {
             return Entry(
-                start: Int32(start), count: Int32(utf8.count), lineBreak: false, needsEscape: false,
+                start: utf8.baseAddress, count: Int32(utf8.count), lineBreak: false, needsEscape: false,
                 cleanStart: utf8[0] != 0x20, cleanEnd: utf8[utf8.count - 1] != 0x20)
         }
         let (lineBreak, needsEscape) = scan(utf8)
         return Entry(
-            start: Int32(start), count: Int32(utf8.count), lineBreak: lineBreak, needsEscape: needsEscape,
+            start: utf8.baseAddress, count: Int32(utf8.count), lineBreak: lineBreak, needsEscape: needsEscape,
             cleanStart: PlainText.hasCleanStart(utf8), cleanEnd: PlainText.hasCleanEnd(utf8))
     }
 

@@ -55,6 +55,20 @@ final class LayoutProgram: Sendable {
     /// `,"layout":[…],"oneLine":"…"`, as `addressFormat` describes the templates.
     let encodedDescription: [UInt8]
 
+    /// `steps` and `literals` as a request reads them, valid inside `withBuffers(_:)`.
+    struct Buffers {
+        let steps: UnsafeBufferPointer<Step>
+        let literals: UnsafeBufferPointer<UInt8>
+    }
+
+    /// Lends `body` the steps and literals once for all the lines and the one-line form of an answer.
+    @inline(__always)
+    func withBuffers<Result>(_ body: (Buffers) -> Result) -> Result {
+        steps.withUnsafeBufferPointer { steps in
+            literals.withUnsafeBufferPointer { literals in body(Buffers(steps: steps, literals: literals)) }
+        }
+    }
+
     init(lines: [LineTemplate], oneLine: LineTemplate) {
         var steps: [Step] = []
         var literals: [UInt8] = []

@@ -72,7 +72,7 @@ enum ArabicScript {
 
     /// Whether the entered values are Arabic script: the first letter of the first of `deciding` (a layout's)
     /// with one decides, as it does for the local layout.
-    static func writes(_ values: FieldMap<EnteredText>, deciding: [AddressField]) -> Bool {
+    static func writes(_ values: borrowing FieldMap<EnteredText>, deciding: [AddressField]) -> Bool {
         scripts.firstLetterIsIn(values, deciding: deciding)
     }
 }
@@ -88,7 +88,7 @@ struct ScriptCodes: Sendable {
 
     /// Whether the first letter of the first value among `deciding` (a layout's) that has a letter is in one of
     /// the scripts; false when no value has a letter.
-    func firstLetterIsIn(_ values: FieldMap<EnteredText>, deciding: [AddressField]) -> Bool {
+    func firstLetterIsIn(_ values: borrowing FieldMap<EnteredText>, deciding: [AddressField]) -> Bool {
         for field in deciding {
             guard let value = values[field] else { continue }
             if let answer = value.withUTF8({ firstLetterIsIn($0) }) { return answer }
@@ -180,7 +180,7 @@ struct LocalScript: Sendable {
     /// Whether the entered values are in the local script: the first letter of the first of `deciding` (a
     /// layout's: the fields of `LocalScript.deciding` it shows) with one decides, so a Latin building name in
     /// `extra` does not turn a Japanese address Latin.
-    func isLocal(_ values: FieldMap<EnteredText>, deciding: [AddressField]) -> Bool {
+    func isLocal(_ values: borrowing FieldMap<EnteredText>, deciding: [AddressField]) -> Bool {
         codes.firstLetterIsIn(values, deciding: deciding)
     }
 }

@@ -1,3 +1,5 @@
+import FmtCore
+
 /// Values copied once at load and never written again, freed by their owner's `deinit`. Read without reference
 /// counting: a hot loop over shared metadata touches no refcount that two event loops would contend for.
 struct FrozenArray<Element: BitwiseCopyable>: @unchecked Sendable {
@@ -105,20 +107,16 @@ struct ByteWriter: ~Copyable {
         count += 1
     }
 
+    /// Most texts appended are short (a calling code, a prefix, a group, a member name): copied without a call.
     @inline(__always)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         reserve(bytes.count)
-        let target = base + count
-        // Most texts appended are a few bytes (a calling code, a prefix, a group): copied without a call.
-        if bytes.count < 8 {
-            for index in 0..<bytes.count { target[index] = source[index] }
-        } else {
-            target.update(from: source, count: bytes.count)
-        }
+        (base + count).copyShort(from: source, count: bytes.count)
         count += bytes.count
     }
 
+    @inline(__always)
     mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
@@ -133,9 +131,10 @@ struct ByteWriter: ~Copyable {
     }
 
     /// Appends a copy of bytes already written (`range` of this buffer).
+    @inline(__always)
     mutating func appendCopy(of range: Range<Int>) {
         reserve(range.count)
-        (base + count).update(from: base + range.lowerBound, count: range.count)
+        (base + count).copyShort(from: base + range.lowerBound, count: range.count)
         count += range.count
     }
 

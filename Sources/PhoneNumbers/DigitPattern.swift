@@ -651,7 +651,15 @@ struct PatternProgram: @unchecked Sendable {
 
     /// The end of the first match in priority order anchored at the start, without captures.
     func matchEnd(_ input: UnsafeBufferPointer<UInt8>) -> Int? {
-        canStart(input) ? run(input, whole: false, slots: nil) : nil
+        mayMatchPrefix(input) ? run(input, whole: false, slots: nil) : nil
+    }
+
+    /// False only when no match anchored at the start exists, as the automaton tells (the first digits when the
+    /// pattern has none): a prefix that does not apply (a national prefix, an IDD) is ruled out without a run.
+    @inline(__always)
+    func mayMatchPrefix(_ input: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let automaton { return automaton.matchesPrefix(input) }
+        return canStart(input)
     }
 
     /// The end of the first match anchored at the start, with its group boundaries in `slots` (as
@@ -665,6 +673,11 @@ struct PatternProgram: @unchecked Sendable {
     func match(
         _ input: UnsafeBufferPointer<UInt8>, from start: Int, slots: UnsafeMutableBufferPointer<Int32>
     ) -> Int? {
+        // Groups in a row write every slot of theirs when they match and reset them all when they do not.
+        if let groups, slots.count == 2 * groups.count {
+            if let end = matchGroupsGreedily(groups, input, at: start, whole: false, slots: slots) { return end }
+            return matchGroups(groups, 0, input, at: start, whole: false, slots: slots)
+        }
         slots.update(repeating: -1)
         return run(input, whole: false, slots: slots, start: start)
     }

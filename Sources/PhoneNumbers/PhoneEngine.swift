@@ -84,6 +84,9 @@ struct NumberBytes {
     let nationalNumber: UnsafeBufferPointer<UInt8>
     /// The extension's digits as written, UTF-8.
     let phoneExtension: UnsafeBufferPointer<UInt8>?
+    /// Whether both texts were made by parsing: digits, and the texts of national prefix transforms (a
+    /// `PhoneNumber`'s may be anything). With plain transforms they go into JSON strings unchecked.
+    var isParsed = false
 
     var number: PhoneNumber {
         PhoneNumber(
@@ -164,12 +167,13 @@ public struct PhoneEngine: Sendable {
 
     /// The part of the input holding the number: RFC 3966 handling, or extraction from surrounding text. A number
     /// put together from a `phone-context` is written into `spare`, which is at least as long as the input.
+    /// `isPlainNumber`: every scalar is a plain number character (`ExtensionGrammar.isPlainNumberCharacter`).
     static func nationalPart(
-        _ scalars: Scalars, spare: UnsafeMutableBufferPointer<Unicode.Scalar>
+        _ scalars: Scalars, spare: UnsafeMutableBufferPointer<Unicode.Scalar>, isPlainNumber: Bool = false
     ) throws(PhoneParseError) -> Scalars {
         var national: Scalars
         // `;phone-context=` and `;isub=` both start with a semicolon, which few numbers hold.
-        let mayHaveParameters = scalars.contains(";")
+        let mayHaveParameters = !isPlainNumber && scalars.contains(";")
         if mayHaveParameters, let contextStart = Self.find(Self.phoneContext, in: scalars) {
             let valueStart = contextStart + Self.phoneContext.count
             let valueEnd = scalars[valueStart...].firstIndex(of: ";") ?? scalars.endIndex
@@ -191,7 +195,7 @@ public struct PhoneEngine: Sendable {
             }
             national = UnsafeBufferPointer(rebasing: spare[..<built])[...]
         } else {
-            national = Self.extractPossibleNumber(scalars)
+            national = Self.extractPossibleNumber(scalars, mayHoldSecondNumber: !isPlainNumber)
         }
         if mayHaveParameters, let isdn = Self.find(Self.isdnSubaddress, in: national), isdn > national.startIndex {
             national = national[..<isdn]
@@ -232,15 +236,16 @@ public struct PhoneEngine: Sendable {
     }
 
     /// Trims text before the first digit or plus sign, trailing characters other than letters, numbers and `#`,
-    /// and a second number introduced by `/ x` or `\\ x`.
-    static func extractPossibleNumber<Text: ScalarText>(_ text: Text) -> Text {
+    /// and a second number introduced by `/ x` or `\\ x` (which a text without an `x` cannot hold: then
+    /// `mayHoldSecondNumber` may be false).
+    static func extractPossibleNumber<Text: ScalarText>(_ text: Text, mayHoldSecondNumber: Bool = true) -> Text {
         guard let start = text.firstIndex(where: { TextRules.isPlus($0) || TextRules.isDecimalDigit($0) })
         else { return text[text.endIndex...] }
         var number = text[start...]
         while let last = number.last, last == "_" || !(last == "#" || TextRules.isWordCharacter(last)) {
             number = number.dropLast()
         }
-        var index = number.startIndex
+        var index = mayHoldSecondNumber ? number.startIndex : number.endIndex
         while index < number.endIndex {
             if number[index] == "/" || number[index] == "\\" {
                 var next = index + 1
@@ -254,15 +259,19 @@ public struct PhoneEngine: Sendable {
         return number
     }
 
-    /// Digits only (any script), or keypad conversion when the text holds three or more letters; written into
-    /// the arena.
-    static func normalize(_ text: Scalars, arena: inout ScratchArena) -> UnsafeBufferPointer<UInt8> {
+    /// Digits only (any script), or keypad conversion when the text holds three or more letters (which it cannot
+    /// when `mayHoldLetters` is false); written into the arena.
+    static func normalize(
+        _ text: Scalars, mayHoldLetters: Bool = true, arena: inout ScratchArena
+    ) -> UnsafeBufferPointer<UInt8> {
         var letters = 0
-        for scalar in text {
-            if scalar == "\n" { break }
-            if TextRules.isLatinLetter(scalar) {
-                letters += 1
-                if letters == 3 { break }
+        if mayHoldLetters {
+            for scalar in text {
+                if scalar == "\n" { break }
+                if TextRules.isLatinLetter(scalar) {
+                    letters += 1
+                    if letters == 3 { break }
+                }
             }
         }
         let out = arena.take(text.count)
@@ -331,13 +340,16 @@ extension PlanTables {
         _ input: UnsafeMutableBufferPointer<Unicode.Scalar>, spare: UnsafeMutableBufferPointer<Unicode.Scalar>,
         regionTerritory: UnsafePointer<TerritoryPlan>?, checkRegion: Bool, arena: inout ScratchArena
     ) throws(PhoneParseError) -> NumberBytes {
-        var national = try PhoneEngine.nationalPart(UnsafeBufferPointer(input)[...], spare: spare)
+        // Most numbers are digits and separators alone: then several searches below are known to find nothing.
+        let isPlainNumber = input.allSatisfy(ExtensionGrammar.isPlainNumberCharacter)
+        var national = try PhoneEngine.nationalPart(
+            UnsafeBufferPointer(input)[...], spare: spare, isPlainNumber: isPlainNumber)
         guard TextPatterns().isViable(national) else { throw .notANumber }
         if regionTerritory == nil && checkRegion {
             guard let first = national.first, TextRules.isPlus(first) else { throw .invalidCountryCode }
         }
         var phoneExtension: UnsafeBufferPointer<UInt8>?
-        if let (digits, rest) = TextPatterns().splitExtension(national) {
+        if !isPlainNumber, let (digits, rest) = TextPatterns().splitExtension(national) {
             phoneExtension = PhoneEngine.utf8(digits, arena: &arena)
             national = rest
         }
@@ -345,10 +357,12 @@ extension PlanTables {
         var countryCode: Int
         var digits: UnsafeBufferPointer<UInt8>
         do {
-            (countryCode, digits) = try extractCountryCode(national, territory: territory, arena: &arena)
+            (countryCode, digits) = try extractCountryCode(
+                national, territory: territory, mayHoldLetters: !isPlainNumber, arena: &arena)
         } catch .invalidCountryCode where national.first.map(TextRules.isPlus) == true {
             let unsigned = national.drop { TextRules.isPlus($0) }
-            (countryCode, digits) = try extractCountryCode(unsigned, territory: territory, arena: &arena)
+            (countryCode, digits) = try extractCountryCode(
+                unsigned, territory: territory, mayHoldLetters: !isPlainNumber, arena: &arena)
             if countryCode == 0 { throw .invalidCountryCode }
         }
         if countryCode != 0 {
@@ -365,13 +379,15 @@ extension PlanTables {
         }
         if digits.count < 2 { throw .tooShortNSN }
         if digits.count > 17 { throw .tooLong }
-        return NumberBytes(countryCode: countryCode, nationalNumber: digits, phoneExtension: phoneExtension)
+        return NumberBytes(
+            countryCode: countryCode, nationalNumber: digits, phoneExtension: phoneExtension, isParsed: true)
     }
 
     /// Finds the country calling code from a plus sign, an IDD, or the default region's own code.
     /// Returns 0 and the text's digits, normalised, when there is none.
     private func extractCountryCode(
-        _ national: Scalars, territory: UnsafePointer<TerritoryPlan>?, arena: inout ScratchArena
+        _ national: Scalars, territory: UnsafePointer<TerritoryPlan>?, mayHoldLetters: Bool,
+        arena: inout ScratchArena
     ) throws(PhoneParseError) -> (Int, UnsafeBufferPointer<UInt8>) {
         let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
         if national.isEmpty { return (0, none) }
@@ -382,10 +398,10 @@ extension PlanTables {
             plusCount += 1
         }
         if plusCount > 0 {
-            full = PhoneEngine.normalize(national.dropFirst(plusCount), arena: &arena)
+            full = PhoneEngine.normalize(national.dropFirst(plusCount), mayHoldLetters: mayHoldLetters, arena: &arena)
             explicit = true
         } else {
-            full = PhoneEngine.normalize(national, arena: &arena)
+            full = PhoneEngine.normalize(national, mayHoldLetters: mayHoldLetters, arena: &arena)
             if let idd = territory?.pointee.internationalPrefix, let end = idd.matchEnd(full) {
                 let rest = full.dropping(end)
                 if rest.first != UInt8(ascii: "0") {
@@ -425,7 +441,8 @@ extension PlanTables {
     private func stripNationalPrefix(
         _ digits: UnsafeBufferPointer<UInt8>, _ territory: UnsafePointer<TerritoryPlan>, arena: inout ScratchArena
     ) -> UnsafeBufferPointer<UInt8>? {
-        guard !digits.isEmpty, let prefix = territory.pointee.nationalPrefixForParsing else { return nil }
+        guard !digits.isEmpty, let prefix = territory.pointee.nationalPrefixForParsing, prefix.mayMatchPrefix(digits)
+        else { return nil }
         let groupCount = prefix.groupCount
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(2 * groupCount, 1)) {
             slots -> UnsafeBufferPointer<UInt8>? in

@@ -1,3 +1,5 @@
+import FmtCore
+
 /// A number's description as `describe` gives it, every text UTF-8 in scratch memory: valid only inside the
 /// closure it is given to. The `phone` op writes it into the response without building a `String`.
 public struct PhoneDescriptionBytes {
@@ -23,6 +25,9 @@ public struct PhoneDescriptionBytes {
     public let possibleReason: PhonePossibility
     /// How to dial the number from the viewer's region (upstream's `formatOutOfCountryCallingNumber`).
     public let dialFrom: UnsafeBufferPointer<UInt8>
+    /// Whether every text is known to go into a JSON string as it is: made of digits and the texts of plain
+    /// metadata. When false a text may still be plain, and a writer checks.
+    public let isKnownPlain: Bool
 
     /// Whether the length is possible (upstream's `isPossibleNumber`).
     public var possible: Bool { possibleReason.isPossible }
@@ -205,19 +210,27 @@ extension PlanTables {
 
     static func type(_ digits: UnsafeBufferPointer<UInt8>, _ territory: UnsafePointer<TerritoryPlan>) -> PhoneNumberType
     {
+        // A whole general match has fewer than 32 digits, and digits first.
         guard territory.pointee.general.matches(digits) else { return .unknown }
         let types = territory.pointee.types
-        for index in 0..<8 where types[index]?.matches(digits) == true {
-            return Territory.typeOrder[index]
+        let filter = territory.pointee.typeFilter
+        var candidates = filter[digits.count]
+        if digits.count >= 2 { candidates &= filter[32 + Int(digits[0] &- 48) * 10 + Int(digits[1] &- 48)] }
+        /// `types[index]?.matches(digits)`, its length and first digits already read in `candidates`.
+        @inline(__always)
+        func matches(_ index: Int) -> Bool {
+            candidates >> UInt16(index) & 1 != 0 && types[index]?.pattern?.matchesWhole(digits) == true
         }
-        let mobile = types[9]
-        if types[8]?.matches(digits) == true {
-            if territory.pointee.sameMobileAndFixedLinePattern || mobile?.matches(digits) == true {
-                return .fixedLineOrMobile
-            }
-            return .fixedLine
+        var others = candidates & 0xFF
+        while others != 0 {
+            let index = others.trailingZeroBitCount
+            if matches(index) { return Territory.typeOrder[index] }
+            others &= others - 1
         }
-        if !territory.pointee.sameMobileAndFixedLinePattern && mobile?.matches(digits) == true { return .mobile }
+        if matches(8) {
+            return territory.pointee.sameMobileAndFixedLinePattern || matches(9) ? .fixedLineOrMobile : .fixedLine
+        }
+        if !territory.pointee.sameMobileAndFixedLinePattern && matches(9) { return .mobile }
         return .unknown
     }
 
@@ -229,6 +242,12 @@ extension PlanTables {
         let (territory, type) = classify(number.countryCode, number.nationalNumber)
         let main = mainPlan(forCode: number.countryCode)
         let possibility = PhoneEngine.possibility(number.nationalNumber.count, main?.pointee.general)
+        let isKnownPlain =
+            main?.pointee.textsArePlain != false && viewer?.pointee.textsArePlain != false
+            && territory?.pointee.textsArePlain != false
+            && (number.isParsed && transformsArePlain
+                || JSONWriter.escapeFlags(of: number.nationalNumber)
+                    | (number.phoneExtension.map(JSONWriter.escapeFlags(of:)) ?? 0) == 0)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { storage in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: slotCapacity) { slots in
                 var out = ByteWriter(storage)
@@ -255,7 +274,7 @@ extension PlanTables {
                             national: text(forms.national), international: text(forms.international),
                             rfc3966: text(forms.rfc3966), display: text(display),
                             phoneExtension: number.phoneExtension, possibleReason: possibility,
-                            dialFrom: text(dialFrom)))
+                            dialFrom: text(dialFrom), isKnownPlain: isKnownPlain))
                 }
             }
         }
@@ -289,6 +308,7 @@ extension PlanTables {
         } else {
             out.append(digits)
         }
+        let nationalGroupedEnd = out.count
         if let phoneExtension {
             out.append(main.pointee.extensionPrefix.buffer)
             out.append(phoneExtension)
@@ -303,11 +323,19 @@ extension PlanTables {
         // international one too unless it is excluded. Its groups are still in `slots` unless the national
         // substitution needed further matches.
         var international = chosen
+        var isNationalChoice = true
         if let (format, firstEnd) = chosen, firstEnd != digits.count { international = (format, nil) }
         if let formats = main.pointee.internationalFormats, chosen?.0.pointee.excludedInternationally != false {
             international = chooseFormat(formats, digits, slots: slots)
+            isNationalChoice = false
         }
-        if let (format, firstEnd) = international {
+        // One match of the national choice whose national template is a prefix and the international one: the
+        // grouping is already written, after that prefix.
+        if isNationalChoice, let (format, knownEnd) = international, let firstEnd = knownEnd, firstEnd > 0,
+            let prefixLength = format.pointee.nationalPrefixLength
+        {
+            out.appendCopy(of: (nationalStart + prefixLength)..<nationalGroupedEnd)
+        } else if let (format, firstEnd) = international {
             substitute(
                 format.pointee.pattern, format.pointee.internationalTemplate, digits, firstEnd: firstEnd, slots: slots,
                 into: &out)
@@ -402,45 +430,56 @@ extension PlanTables {
     /// Appends a copy of `range` of `output` with leading punctuation dropped and each run of punctuation turned
     /// into one `-`.
     private static func appendRFC3966Separators(from range: Range<Int>, in out: inout ByteWriter) {
-        var wroteAny = false
-        var inSeparator = false
-        var high: UInt8 = 0
-        for index in range { high |= out[index] }
-        if high < 0x80 {
-            out.reserve(2 * range.count + 1)
-            let source = out.bytes(range)
-            out.append(atMost: 2 * range.count + 1) { target in
-                var written = 0
-                for byte in source {
-                    if TextRules.isPunctuation(Unicode.Scalar(byte)) {
-                        inSeparator = true
-                        continue
-                    }
-                    if inSeparator && wroteAny {
-                        target[written] = UInt8(ascii: "-")
-                        written += 1
-                    }
-                    inSeparator = false
-                    wroteAny = true
-                    target[written] = byte
-                    written += 1
+        // An ASCII grouping (nearly every one) in one pass over its bytes; at the first other byte nothing is kept
+        // and the grouping is read again as scalars.
+        out.reserve(2 * range.count + 1)
+        let source = out.bytes(range)
+        var isASCII = true
+        out.append(atMost: 2 * range.count + 1) { target in
+            var written = 0
+            var wroteAny = false
+            var dash = false
+            for byte in source {
+                if byte >= 0x80 {
+                    isASCII = false
+                    return 0
                 }
-                return written
-            }
-        } else {
-            let text = String(decoding: out.bytes(range), as: UTF8.self)
-            for scalar in text.unicodeScalars {
-                if TextRules.isPunctuation(scalar) {
-                    inSeparator = true
+                if TextRules.isASCIIPunctuation(byte) {
+                    dash = wroteAny
                     continue
                 }
-                if inSeparator && wroteAny { out.append(UInt8(ascii: "-")) }
-                inSeparator = false
+                if dash {
+                    target[written] = UInt8(ascii: "-")
+                    written += 1
+                    dash = false
+                }
                 wroteAny = true
-                for unit in UTF8.encode(scalar)! { out.append(unit) }
+                target[written] = byte
+                written += 1
             }
+            if dash {
+                target[written] = UInt8(ascii: "-")
+                written += 1
+            }
+            return written
         }
-        if inSeparator && wroteAny { out.append(UInt8(ascii: "-")) }
+        if isASCII { return }
+        var wroteAny = false
+        var dash = false
+        let text = String(decoding: out.bytes(range), as: UTF8.self)
+        for scalar in text.unicodeScalars {
+            if TextRules.isPunctuation(scalar) {
+                dash = wroteAny
+                continue
+            }
+            if dash {
+                out.append(UInt8(ascii: "-"))
+                dash = false
+            }
+            wroteAny = true
+            for unit in UTF8.encode(scalar)! { out.append(unit) }
+        }
+        if dash { out.append(UInt8(ascii: "-")) }
     }
 
     // MARK: Dialling from abroad
@@ -473,9 +512,13 @@ extension PlanTables {
         return start..<out.count
     }
 
-    /// Whether the bytes spell `text`.
+    /// Whether the bytes spell `text` (a region code: a few bytes, compared one by one).
     static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: String?) -> Bool {
         guard var text else { return false }
-        return text.withUTF8 { $0.elementsEqual(bytes) }
+        return text.withUTF8 { utf8 in
+            guard utf8.count == bytes.count else { return false }
+            for index in 0..<bytes.count where utf8[index] != bytes[index] { return false }
+            return true
+        }
     }
 }

@@ -110,8 +110,13 @@ struct NumberDesc: Sendable {
         let first = digits[0] &- 48
         let second = digits[1] &- 48
         guard first < 10, second < 10 else { return false }
-        let prefix = Int(first) * 10 + Int(second)
-        return prefix < 64 ? prefixes.0 >> UInt64(prefix) & 1 != 0 : prefixes.1 >> UInt64(prefix - 64) & 1 != 0
+        return mayStart(prefix: Int(first) * 10 + Int(second))
+    }
+
+    /// Whether a whole match can start with the two digits `prefix / 10`, `prefix % 10` (`prefix` in 0..<100).
+    @inline(__always)
+    func mayStart(prefix: Int) -> Bool {
+        prefix < 64 ? prefixes.0 >> UInt64(prefix) & 1 != 0 : prefixes.1 >> UInt64(prefix - 64) & 1 != 0
     }
 }
 
@@ -123,13 +128,18 @@ struct Template: Sendable {
     /// from `n` digits.
     let textCount: Int
     let references: Int
+    /// Whether the text goes into a JSON string as it is (no quote, backslash or control character).
+    let isPlain: Bool
 
     init(_ pieces: [NumberFormat.Piece]) {
         var flat: [UInt8] = []
         var references = 0
+        var flags: UInt64 = 0
         for piece in pieces {
             switch piece {
-            case .text(let text): flat += text
+            case .text(let text):
+                flat += text
+                flags |= text.withUnsafeBufferPointer(JSONWriter.escapeFlags(of:))
             case .group(let group):
                 flat += [Self.groupMark, UInt8(group)]
                 references += 1
@@ -138,6 +148,7 @@ struct Template: Sendable {
         bytes = FrozenBytes(flat)
         textCount = flat.count - 2 * references
         self.references = references
+        isPlain = flags == 0
     }
 
     static let groupMark: UInt8 = 0xFF
@@ -288,6 +299,20 @@ struct FormatPlan: @unchecked Sendable {
     let internationalTemplate: Template
     /// Whether the format is left out of international output (`intlFormat` `NA`).
     let excludedInternationally: Bool
+    /// When the national template is text (a national prefix, `0` of `0$1 $2`) followed by the international
+    /// template, the length of that text: one match's international grouping is its national one after it.
+    let nationalPrefixLength: Int?
+
+    /// The length of the text `national` starts with before the whole of `international`, nil when it does not
+    /// end in it or a group reference comes before it.
+    static func prefixLength(of national: Template, before international: Template) -> Int? {
+        let whole = national.bytes.buffer
+        let tail = international.bytes.buffer
+        guard whole.count >= tail.count else { return nil }
+        let length = whole.count - tail.count
+        guard !whole[..<length].contains(Template.groupMark), whole[length...].elementsEqual(tail) else { return nil }
+        return length
+    }
 }
 
 /// A territory's formats (or those for international output) with, for each first two digits (0–99), the formats
@@ -302,7 +327,9 @@ struct FormatList: @unchecked Sendable {
                 FormatPlan(
                     pattern: format.pattern.compiled, leadingDigits: format.leadingDigits?.compiled,
                     nationalTemplate: format.nationalTemplate, internationalTemplate: format.internationalTemplate,
-                    excludedInternationally: format.excludedInternationally)
+                    excludedInternationally: format.excludedInternationally,
+                    nationalPrefixLength: FormatPlan.prefixLength(
+                        of: format.nationalTemplate, before: format.internationalTemplate))
             })
         guard !formats.isEmpty else {
             buckets = .empty
@@ -348,10 +375,17 @@ struct TerritoryPlan: @unchecked Sendable {
     let general: NumberDesc
     /// Indexed by `Territory.typeOrder`.
     let types: FrozenArray<NumberDesc?>
+    /// The types (bit `i` for `types[i]`) a number may be by what `NumberDesc.matches` reads before the pattern:
+    /// entry `n` (0..<32) of those with length `n` possible, entry `32 + p` of those a number starting with the
+    /// two digits `p` (0..<100) may match. Types without a pattern are in neither.
+    let typeFilter: FrozenArray<UInt16>
     let sameMobileAndFixedLinePattern: Bool
     let formats: FormatList
     /// Formats for international and RFC 3966 output; `nil` means use `formats`.
     let internationalFormats: FormatList?
+    /// Whether every text of the territory that a number's forms can hold (its id, calling code, prefixes and
+    /// templates) goes into a JSON string as it is, so forms made of them and digits need no escape check.
+    let textsArePlain: Bool
 }
 
 /// One region's (or non-geographic entity's) compiled metadata.
@@ -447,14 +481,27 @@ final class Territory: Sendable {
             $0.isEmpty ? nil : Template(NumberFormat.pieces($0))
         }
         extensionPrefix = FrozenBytes((record.preferredExtnPrefix ?? " ext. ").utf8)
+        var flags: UInt64 = 0
+        for text in [idBytes, countryCodeDigits, diallingPrefix, extensionPrefix] {
+            flags |= JSONWriter.escapeFlags(of: text.buffer)
+        }
+        let templatesArePlain = formats.allSatisfy { $0.nationalTemplate.isPlain && $0.internationalTemplate.isPlain }
+        var typeFilter = [UInt16](repeating: 0, count: 132)
+        for (index, desc) in types.enumerated() {
+            guard let desc, desc.pattern != nil else { continue }
+            for length in 0..<32 where desc.lengths >> UInt32(length) & 1 != 0 { typeFilter[length] |= 1 << index }
+            for prefix in 0..<100 where desc.mayStart(prefix: prefix) { typeFilter[32 + prefix] |= 1 << index }
+        }
         plan = TerritoryPlan(
             index: Int32(index), countryCode: countryCode, countryCodeDigits: countryCodeDigits, id: idBytes,
             leadingDigits: leadingDigits?.compiled, internationalPrefix: internationalPrefix?.compiled,
             nationalPrefixForParsing: nationalPrefixForParsing?.compiled,
             nationalPrefixTransform: nationalPrefixTransform, extensionPrefix: extensionPrefix,
             diallingPrefix: diallingPrefix, general: general, types: FrozenArray(types),
+            typeFilter: FrozenArray(typeFilter),
             sameMobileAndFixedLinePattern: sameMobileAndFixedLinePattern, formats: FormatList(formats),
-            internationalFormats: internationalFormats.isEmpty ? nil : FormatList(internationalFormats))
+            internationalFormats: internationalFormats.isEmpty ? nil : FormatList(internationalFormats),
+            textsArePlain: flags == 0 && templatesArePlain)
     }
 
     deinit {
@@ -464,6 +511,7 @@ final class Territory: Sendable {
         extensionPrefix.deallocate()
         nationalPrefixTransform?.bytes.deallocate()
         plan.types.deallocate()
+        plan.typeFilter.deallocate()
         plan.formats.deallocate()
         plan.internationalFormats?.deallocate()
     }
@@ -500,6 +548,9 @@ struct PlanTables: @unchecked Sendable {
     let codeTerritories: FrozenArray<Int32>
     /// Capture slots enough for any format's pattern (two per group).
     let slotCapacity: Int
+    /// Whether every territory's national prefix transform is plain text around its groups, so that a parsed
+    /// national number is digits and plain text.
+    let transformsArePlain: Bool
 
     @inline(__always)
     func plan(_ index: Int32) -> UnsafePointer<TerritoryPlan> {
@@ -545,7 +596,8 @@ final class PlanTablesOwner: Sendable {
         starts.append(Int32(indices.count))
         tables = PlanTables(
             plans: FrozenArray(territories.map(\.plan)), byLetters: FrozenArray(byLetters.map { $0?.plan.index ?? -1 }),
-            codeStarts: FrozenArray(starts), codeTerritories: FrozenArray(indices), slotCapacity: max(2 * groups, 1))
+            codeStarts: FrozenArray(starts), codeTerritories: FrozenArray(indices), slotCapacity: max(2 * groups, 1),
+            transformsArePlain: territories.allSatisfy { $0.nationalPrefixTransform?.isPlain != false })
     }
 
     deinit {

@@ -68,12 +68,19 @@ enum TextRules {
     @inline(__always)
     static func isPunctuation(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x20, 0x28, 0x29, 0x2D, 0x2E, 0x2F, 0x5B, 0x5D, 0x78, 0x7E: true
-        case 0..<0x80: false
+        case 0..<0x80: isASCIIPunctuation(UInt8(truncatingIfNeeded: scalar.value))
         case 0xA0, 0xAD, 0x2010...0x2015, 0x200B, 0x2060, 0x2212, 0x2053, 0x223C, 0x3000, 0x30FC: true
         case 0xFF0D...0xFF0F, 0xFF08, 0xFF09, 0xFF3B, 0xFF3D, 0xFF5E: true
         default: false
         }
+    }
+
+    /// `isPunctuation` of an ASCII byte (` ()-./[]x~`), by bit masks of the low and high halves.
+    @inline(__always)
+    static func isASCIIPunctuation(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 1 << 0x20 | 1 << 0x28 | 1 << 0x29 | 1 << 0x2D | 1 << 0x2E | 1 << 0x2F
+        let high: UInt64 = 1 << (0x5B - 64) | 1 << (0x5D - 64) | 1 << (0x78 - 64) | 1 << (0x7E - 64)
+        return (byte < 64 ? low : high) >> UInt64(byte & 63) & 1 != 0 && byte < 0x80
     }
 
     /// Decimal digits in any script (a regex `\d` in Unicode mode).

@@ -61,9 +61,10 @@ enum PhoneResponse {
     }
 
     /// Whether every text of the description that does not come from a fixed list goes into a JSON string as it
-    /// is. `e164` is `+` and digits by construction and `display` a copy of `national` or `international`, so
-    /// neither is read again.
+    /// is: known to when the engine says so, else checked. `e164` is `+` and digits by construction and `display`
+    /// a copy of `national` or `international`, so neither is read again.
     static func isPlain(_ description: PhoneDescriptionBytes) -> Bool {
+        if description.isKnownPlain { return true }
         var flags =
             JSONWriter.escapeFlags(of: description.national) | JSONWriter.escapeFlags(of: description.international)
         flags |= JSONWriter.escapeFlags(of: description.rfc3966) | JSONWriter.escapeFlags(of: description.dialFrom)

@@ -113,12 +113,14 @@ import Testing
         #expect(answer["linesLang"]?.arrayValue?.count == lines.count, "\(context)")
     }
 
-    /// `dropWhenEqual` compares shown values ignoring case; over bytes for ASCII and Latin-1 letters, which must
-    /// agree with comparing `lowercased()` text.
+    /// `dropWhenEqual` compares shown values ignoring case; over bytes for ASCII, Latin-1 letters and caseless
+    /// scripts, which must agree with comparing `lowercased()` text (canonically equivalent spellings included).
     @Test func equalTextIgnoringCaseIsWhatLowercasingGives() {
         let pieces = [
             "a", "A", "z", "Z", "@", "[", "`", "{", "É", "é", "À", "à", "Þ", "þ", "ß", "ÿ", "Ÿ", "×", "÷", "Ø", "ø",
             "e\u{301}", "E\u{301}", "\u{301}", "İ", "i", "Σ", "σ", "ς", "ｘ", "Ｘ", " ", "-", "1",
+            "東", "京", "都", "\u{3400}", "\u{9FFF}", "\u{F900}", "\u{8C48}", "が", "か\u{3099}", "か", "\u{3099}", "ヴ",
+            "ウ\u{3099}", "가", "\u{1100}\u{1161}", "각", "\u{11A8}", "آ", "ا\u{653}", "ا", "\u{640}", "\u{64B}", "ก",
         ]
         var random = SplitMix(seed: 7)
         for _ in 0..<20000 {
@@ -134,6 +136,22 @@ import Testing
             #expect(
                 AddressRenderer.sameText(.string(first), .string(second)) == reference,
                 "\(first.debugDescription) \(second.debugDescription)")
+        }
+    }
+
+    /// The caseless scripts `sameText` compares over bytes: no scalar of theirs has a lower-case mapping or a
+    /// combining class, so text of them alone is equal exactly when its scalars are.
+    @Test func caselessScalarsCompareAsScalars() {
+        let ranges: [ClosedRange<UInt32>] = [
+            0x620...0x64A, 0x3041...0x3096, 0x30A1...0x30FA, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3,
+        ]
+        for range in ranges {
+            for value in range {
+                let scalar = Unicode.Scalar(value)!
+                #expect(scalar.properties.lowercaseMapping == String(scalar), "\(value)")
+                #expect(scalar.properties.canonicalCombiningClass == .notReordered, "\(value)")
+                #expect(AddressRenderer.sameText(.string(String(scalar)), .string(String(scalar))), "\(value)")
+            }
         }
     }
 

@@ -48,3 +48,25 @@ import Testing
         }
     }
 }
+
+/// A format whose national template is text and then its international one writes its international grouping as
+/// a copy of the national one after that text; any other pair of templates is substituted anew.
+@Suite struct TemplatePrefixTests {
+    static func template(_ text: String) -> Template { Template(NumberFormat.pieces(text)) }
+
+    @Test func theNationalPrefixBeforeTheInternationalTemplateIsFound() {
+        let cases: [(String, String, Int?)] = [
+            ("0$1 $2", "$1 $2", 1), ("$1 $2", "$1 $2", 0), ("8 $1 $2", "$1 $2", 2), ("($1) $2-$3", "$1-$2-$3", nil),
+            ("0$1 $2", "$1-$2", nil), ("$1 0$2", "0$2", nil), ("0$1", "", nil), ("", "", 0),
+        ]
+        for (national, international, expected) in cases {
+            let (first, second) = (Self.template(national), Self.template(international))
+            defer {
+                first.bytes.deallocate()
+                second.bytes.deallocate()
+            }
+            let found = FormatPlan.prefixLength(of: first, before: second)
+            #expect(found == expected, "\(national) before \(international)")
+        }
+    }
+}

@@ -119,6 +119,14 @@ import Testing
         }
     }
 
+    @Test func aLongPatternWhoseBuildWouldTakeTooLongKeepsToTheRun() throws {
+        // 961 instructions whose states each hold hundreds of them: past the work bound before the state bound.
+        let pattern = try DigitPattern(String(repeating: "(?:\\d?){40}", count: 12))
+        #expect(pattern.program.count <= DigitAutomaton.maximumProgram)
+        #expect(pattern.compiled.automaton == nil)
+        #expect(Array("1234567890".utf8).withUnsafeBufferPointer { pattern.matchesWhole($0) })
+    }
+
     @Test func aPatternWhoseAutomatonWouldBeTooLargeKeepsToTheRun() throws {
         // (0|1)*0 followed by n digits needs 2^n states.
         let pattern = try DigitPattern("[01]*0[01]{9}")

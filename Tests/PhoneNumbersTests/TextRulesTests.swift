@@ -26,6 +26,16 @@ import Testing
         #expect(Self.scalars(of: tail) == Array(tail.unicodeScalars))
     }
 
+    /// The ASCII punctuation that RFC 3966 forms turn into `-` is upstream's: space, `( ) - . / [ ] x ~`, and no
+    /// byte at or above 0x80 (a lead or continuation byte, never punctuation by itself).
+    @Test func asciiPunctuationIsUpstreamsSet() {
+        let expected = Set(" ()-./[]x~".utf8)
+        for byte in UInt8.min...UInt8.max {
+            #expect(TextRules.isASCIIPunctuation(byte) == expected.contains(byte), "\(byte)")
+            if byte < 0x80 { #expect(TextRules.isPunctuation(Unicode.Scalar(byte)) == expected.contains(byte)) }
+        }
+    }
+
     @Test func aTextLongerThanTheLimitIsRefusedCountingScalarsNotBytes() {
         let accented = String(repeating: "\u{E9}", count: 250)
         #expect(Self.scalars(of: accented, limit: 250)?.count == 250)

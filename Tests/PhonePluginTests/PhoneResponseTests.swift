@@ -71,7 +71,7 @@ import Testing
                             let description = PhoneDescriptionBytes(
                                 valid: true, e164: plain, region: nil, type: .mobile, national: national,
                                 international: plain, rfc3966: plain, display: national, phoneExtension: phoneExtension,
-                                possibleReason: .isPossible, dialFrom: plain)
+                                possibleReason: .isPossible, dialFrom: plain, isKnownPlain: false)
                             #expect(
                                 Self.bothWritings(description, afterMembers: true).fast
                                     == Self.bothWritings(description, afterMembers: true).slow)
@@ -84,6 +84,79 @@ import Testing
                 }
             }
         }
+    }
+
+    /// The shipped metadata with some territories' records changed.
+    static func engine(changing change: (String, inout [String: Any]) throws -> Void) throws -> PhoneEngine {
+        let path = Paths.dataDirectory + "/" + PhoneFormatter.file
+        let data = try #require(FileManager.default.contents(atPath: path))
+        var root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var territories = try #require(root["territories"] as? [[String: Any]])
+        for index in territories.indices {
+            try change(territories[index]["id"] as? String ?? "", &territories[index])
+        }
+        root["territories"] = territories
+        return PhoneEngine(metadata: try PhoneMetadata(json: Array(try JSONSerialization.data(withJSONObject: root))))
+    }
+
+    /// Metadata whose texts need escaping (a quote in an extension prefix, a backslash in a template, a control
+    /// character in an IDD) is not vouched for: its forms are checked and written escaped, as the writer would.
+    @Test func formsOfMetadataTextsThatNeedEscapingAreChecked() throws {
+        let engine = try Self.engine { id, territory in
+            switch id {
+            case "NL":
+                territory["ext"] = " \"ext\" "
+            case "BE":
+                var formats = try #require(territory["fmt"] as? [[String: Any]])
+                for format in formats.indices { formats[format]["f"] = "$1\\$2 $3 $4" }
+                territory["fmt"] = formats
+            case "DE":
+                territory["pip"] = "0\u{1}0"
+            default: break
+            }
+        }
+        try Self.expectWrittenEscaped(
+            [("+31 6 12345678 ext. 5", "NL"), ("+32 470 12 34 56", "BE"), ("+31 6 12345678", "DE")], by: engine)
+        try Self.expectWrittenEscaped([("+44 20 7946 0958", "GB")], by: engine, knownPlain: true)
+    }
+
+    /// A national prefix transform that writes a quote into the national number it parses: parsed numbers are no
+    /// longer vouched for by having been parsed, and that one is found out and written escaped.
+    @Test func parsedNumbersOfATransformThatNeedsEscapingAreChecked() throws {
+        let engine = try Self.engine { id, territory in
+            if id == "FR" {
+                territory["npp"] = "0(6)"
+                territory["npt"] = "\"$1"
+            }
+        }
+        try Self.expectWrittenEscaped([("06 12 34 56 78", "FR")], by: engine)
+        try Self.expectWrittenEscaped([("+44 20 7946 0958", "GB")], by: engine, knownPlain: true)
+        var national = ""
+        try engine.describe(number: "06 12 34 56 78", defaultRegion: "FR", viewerRegion: "FR") {
+            national = String(decoding: $0.national, as: UTF8.self)
+        }
+        #expect(national.contains("\""), "\(national)")
+    }
+
+    static func expectWrittenEscaped(
+        _ numbers: [(String, String)], by engine: PhoneEngine, knownPlain: Bool = false
+    ) throws {
+        var checked = 0
+        for (number, viewer) in numbers {
+            try engine.describe(number: number, defaultRegion: viewer, viewerRegion: viewer) { description in
+                checked += 1
+                #expect(description.isKnownPlain == knownPlain, "\(number) from \(viewer)")
+                for afterMembers in [true, false] {
+                    let (fast, slow) = Self.bothWritings(description, afterMembers: afterMembers)
+                    #expect(fast == slow, "\(number) from \(viewer)")
+                }
+                let (fast, _) = Self.bothWritings(description, afterMembers: false)
+                let object = try? JSONReader.parse(fast + [UInt8(ascii: "}")]).objectValue
+                #expect(object?["dialFrom"]?.stringValue == String(decoding: description.dialFrom, as: UTF8.self))
+                #expect(object?["national"]?.stringValue == String(decoding: description.national, as: UTF8.self))
+            }
+        }
+        #expect(checked == numbers.count)
     }
 
     /// The escape check is FmtCore's (`JSONWriter.escapeFlags(of:)`), tested there; the cursor writes exactly its
