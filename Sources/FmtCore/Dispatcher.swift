@@ -12,6 +12,19 @@ public final class Dispatcher: Sendable {
     /// after the envelope, as a plugin does, so `ping` builds no `JSONObject` to encode and free.
     public typealias BuiltinOp = @Sendable (Request, inout ResponseWriter) throws -> Void
 
+    /// A built-in op with its name. A struct holds its closure as written, where a dictionary's or array's element
+    /// is called through a reabstraction thunk (two of them, for a closure passed in a dictionary and kept in an
+    /// array).
+    public struct Builtin: Sendable {
+        public let name: String
+        public let answer: BuiltinOp
+
+        public init(_ name: String, _ answer: @escaping BuiltinOp) {
+            self.name = name
+            self.answer = answer
+        }
+    }
+
     /// Where an op goes, with its stats slot: one lookup per request. Plugins are addressed by their position,
     /// which is the same in every generation the registry loads. Plain integers, so finding and dropping a route
     /// touches no reference count the other loops share.
@@ -42,15 +55,26 @@ public final class Dispatcher: Sendable {
     private let routeRanges: [Range<Int>]
     /// Every op's name, one after the other.
     private let routeNames: [UInt8]
-    private let builtinOps: [BuiltinOp]
+    private let builtinOps: [Builtin]
     private let onInternalError: InternalErrorHandler?
 
-    public init(
+    /// A dispatcher of `registry`'s plugins' ops and `builtins` (by name, which a built-in op wins).
+    public convenience init(
         registry: PluginRegistry, builtins: [String: BuiltinOp], onInternalError: InternalErrorHandler? = nil
     ) {
+        self.init(
+            registry: registry, builtins: builtins.map { Builtin($0.key, $0.value) }, onInternalError: onInternalError)
+    }
+
+    /// A dispatcher of `registry`'s plugins' ops and `builtins`; of built-in ops of one name, the last is kept, and
+    /// a built-in op wins over a plugin's op of its name.
+    public init(registry: PluginRegistry, builtins: [Builtin], onInternalError: InternalErrorHandler? = nil) {
+        var byName: [String: Builtin] = [:]
+        for builtin in builtins { byName[builtin.name] = builtin }
+        let builtins = byName.values.sorted { $0.name < $1.name }
         self.onInternalError = onInternalError
         self.registry = registry
-        ops = Array(builtins.keys).sorted() + registry.ops
+        ops = builtins.map(\.name) + registry.ops
         stats = RequestStats(ops: ops)
         var named: [(name: String, builtin: Int, plugin: Int, op: Int)] = []
         for (index, type) in registry.pluginTypes.enumerated() {
@@ -58,10 +82,8 @@ public final class Dispatcher: Sendable {
                 named.append((op, -1, index, opIndex))
             }
         }
-        var builtinOps: [BuiltinOp] = []
-        for (op, builtin) in builtins.sorted(by: { $0.key < $1.key }) {
-            named.append((op, builtinOps.count, -1, -1))
-            builtinOps.append(builtin)
+        for (index, builtin) in builtins.enumerated() {
+            named.append((builtin.name, index, -1, -1))
         }
         // A built-in op of a plugin op's name wins, as it did when both went into one table.
         var seen = Set<WireName>()
@@ -84,7 +106,7 @@ public final class Dispatcher: Sendable {
         self.routes = routes
         self.routeRanges = ranges
         self.routeNames = names
-        self.builtinOps = builtinOps
+        self.builtinOps = builtins
     }
 
     /// Appends the response line (with its `\n`) for one request line (without its `\n`), recording it in the
@@ -229,7 +251,7 @@ public final class Dispatcher: Sendable {
             }
             slot = route.slot
             if route.plugin < 0 {
-                try answer(request, builtin: builtinOps[route.builtin], in: record, into: &out)
+                try answer(request, builtin: builtinOps[route.builtin].answer, in: record, into: &out)
             } else if let plugins {
                 try answer(request, route: route, with: plugins, in: record, into: &out)
             } else {

@@ -276,17 +276,16 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     public func `enum`<Value: RawRepresentable & CaseIterable>(
         _ name: String, as type: Value.Type, noun: String
     ) throws(Failure) -> Value? where Value.RawValue == String {
-        if case .flat(let record, let index) = storage, let member = record.member(name, in: index),
-            record.kind(member) == .string
-        {
-            // The member's bytes against each case's, without making a `String` of them or hashing it.
-            let found: Value? = record.withText(member) { text in
-                Value.allCases.first { value in
-                    var raw = value.rawValue
-                    return raw.withUTF8 { $0.hasSameBytes(as: text) }
-                }
+        // The member's bytes where they lie against each case's, without making a `String` of them or hashing it;
+        // `textMember` is out of line, so this holds no reference of the record.
+        switch storage.textMember(name) {
+        case .string(let text):
+            for value in Value.allCases {
+                var raw = value.rawValue
+                if raw.utf8.count == text.count, raw.withUTF8({ $0.hasSameBytes(as: text) }) { return value }
             }
-            if let found { return found }
+        case .absent: return nil
+        case .null, .other: break
         }
         guard let text = try string(name) else { return nil }
         if let value = Value(rawValue: text), value.rawValue.hasSameBytes(as: text) { return value }

@@ -98,7 +98,8 @@ final class RequestRecord: @unchecked Sendable {
     // MARK: - Reading
 
     /// The index of the last member of the object at `object` named `name`, or nil. Inlined, so that a plugin's
-    /// literal name reaches `member(bytes:in:)` without a reference count or a check of the string's form.
+    /// literal name reaches `member(bytes:in:)` without a check of the string's form; the optimizer still retains
+    /// and releases the name's object around the call (a no-op count for a small string, but two runtime calls).
     @inlinable @inline(__always)
     func member(_ name: String, in object: Int) -> Int? {
         if let found = name.utf8.withContiguousStorageIfAvailable({ member(bytes: $0, in: object) }) { return found }

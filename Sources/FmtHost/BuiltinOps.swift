@@ -6,11 +6,11 @@ enum BuiltinOps {
     static func make(
         registry: @escaping @Sendable () -> PluginRegistry?, stats: @escaping @Sendable () -> RequestStats?,
         counters: ServerCounters
-    ) -> [String: Dispatcher.BuiltinOp] {
+    ) -> [Dispatcher.Builtin] {
         [
-            "ping": { _, response in response.member("version", FormatterHost.version) },
-            "info": { _, response in response.members(info(registry: registry())) },
-            "stats": { _, response in
+            Dispatcher.Builtin("ping") { _, response in response.member("version", FormatterHost.version) },
+            Dispatcher.Builtin("info") { _, response in response.members(info(registry: registry())) },
+            Dispatcher.Builtin("stats") { _, response in
                 response.members(statsReport(stats: stats(), registry: registry(), counters: counters))
             },
         ]

@@ -59,6 +59,21 @@ final class Reports: Sendable {
         #expect(reports.all.count == 1)
     }
 
+    @Test func namedBuiltinsKeepTheLastOfANameAndWinOverAPluginsOp() throws {
+        let registry = try PluginRegistry(
+            pluginTypes: [FailingPlugin.self], store: DataStore(source: .embedded([:]), localDirectory: nil),
+            environment: PluginEnvironment(resolver: LocaleResolver(supported: ["en"])))
+        let dispatcher = Dispatcher(
+            registry: registry,
+            builtins: [
+                Dispatcher.Builtin("ping") { _, response in response.member("first", "yes") },
+                Dispatcher.Builtin("fail") { _, response in response.member("builtin", "yes") },
+                Dispatcher.Builtin("ping") { _, response in response.member("last", "yes") },
+            ])
+        #expect(Self.respond(dispatcher, #"{"op":"ping","id":1}"#) == ["id": 1, "ok": true, "last": "yes"])
+        #expect(Self.respond(dispatcher, #"{"op":"fail","id":2}"#) == ["id": 2, "ok": true, "builtin": "yes"])
+    }
+
     @Test func membersAPluginWroteBeforeThrowingAreNotSent() throws {
         let dispatcher = try Self.dispatcher()
         var out = Array(#"{"id":0,"ok":true}"#.utf8) + [0x0A]
