@@ -601,6 +601,16 @@ final class AddressRenderer: Sendable {
         return lineCount
     }
 
+    /// Notes the separator step at `position` as the one written before the next value: the strongest since the
+    /// last value stays (a punctuated separator is not replaced by a bare one), as `LineTemplate.render` decides.
+    @inline(__always)
+    private static func noteSeparator(
+        at position: Int, in steps: UnsafeBufferPointer<LayoutProgram.Step>, pending separator: inout Int
+    ) {
+        if separator >= 0, steps[separator].punctuated, !steps[position].punctuated { return }
+        separator = position
+    }
+
     private enum LineOutcome {
         case empty, written
         /// The line has a line break or an end whose trimming needs grapheme clusters: `writeCarefully` decides.
@@ -624,8 +634,7 @@ final class AddressRenderer: Sendable {
             let step = steps[index]
             index += 1
             if step.kind == .separator {
-                if separator >= 0, steps[separator].punctuated, !step.punctuated { continue }
-                separator = index - 1
+                Self.noteSeparator(at: index - 1, in: steps, pending: &separator)
                 continue
             }
             let ordinal = Int(step.field)
@@ -693,8 +702,7 @@ final class AddressRenderer: Sendable {
             let step = steps[index]
             index += 1
             if step.kind == .separator {
-                if separator >= 0, steps[separator].punctuated, !step.punctuated { continue }
-                separator = index - 1
+                Self.noteSeparator(at: index - 1, in: steps, pending: &separator)
                 continue
             }
             let ordinal = Int(step.field)

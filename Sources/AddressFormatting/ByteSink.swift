@@ -73,37 +73,13 @@ struct ByteSink: ~Copyable {
             }
         }
         let target = buffer.baseAddress! + used
+        // Most pieces are short; past 16 bytes `memcpy` is cheaper than `copyShort`'s word loop.
         if piece.count <= 16 {
-            Self.copyShort(from: source, to: target, count: piece.count)
+            target.copyShort(from: source, count: piece.count)
         } else {
             target.update(from: source, count: piece.count)
         }
         used += piece.count
-    }
-
-    /// Copies 1 to 16 bytes without a call to `memcpy` (most pieces are that short): two loads that overlap
-    /// inside the piece, both read before either is stored.
-    @inline(__always)
-    private static func copyShort(from source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int)
-    {
-        let from = UnsafeRawPointer(source)
-        let to = UnsafeMutableRawPointer(target)
-        if count >= 8 {
-            let head = from.loadUnaligned(as: UInt64.self)
-            let tail = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-            to.storeBytes(of: head, as: UInt64.self)
-            to.storeBytes(of: tail, toByteOffset: count &- 8, as: UInt64.self)
-        } else if count >= 4 {
-            let head = from.loadUnaligned(as: UInt32.self)
-            let tail = from.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-            to.storeBytes(of: head, as: UInt32.self)
-            to.storeBytes(of: tail, toByteOffset: count &- 4, as: UInt32.self)
-        } else {
-            let (first, middle, last) = (source[0], source[count >> 1], source[count &- 1])
-            target[0] = first
-            target[count >> 1] = middle
-            target[count &- 1] = last
-        }
     }
 
     /// A literal's bytes (member names, punctuation).

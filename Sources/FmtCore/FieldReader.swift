@@ -234,10 +234,10 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
     /// A string member; nil when absent.
     @inlinable
     public func string(_ name: String, or problem: String? = nil) throws(Failure) -> String? {
-        switch storage.stringMember(name) {
-        case .string(let text): return text
+        switch storage.textMember(name) {
+        case .string(let text): return String(decoding: text, as: UTF8.self)
         case .absent: return nil
-        case .other: break
+        case .null, .other: break
         }
         switch self[name] {
         case nil: return nil
@@ -481,30 +481,6 @@ enum FieldStorage: Sendable {
         case .flat(let record, let index):
             guard let member = record.member(name, in: index) else { return nil }
             return record.value(member)
-        }
-    }
-
-    /// What `stringMember(_:)` found.
-    @usableFromInline
-    enum StringMember {
-        /// The last member of that name is a string.
-        case string(String)
-        /// There is no member of that name.
-        case absent
-        /// Anything else (`null`, another type), or a tree: read through `value(_:)`.
-        case other
-    }
-
-    /// The last member named `name` when it is a string, made from its bytes (flat storage only).
-    @usableFromInline
-    func stringMember(_ name: String) -> StringMember {
-        // A `switch` borrows the record where `guard case` would retain it (as in the accessors below).
-        switch self {
-        case .tree: return .other
-        case .flat(let record, let index):
-            guard let member = record.member(name, in: index) else { return .absent }
-            guard record.kind(member) == .string else { return .other }
-            return .string(record.string(member))
         }
     }
 
