@@ -563,11 +563,11 @@ final class AddressRenderer: Sendable {
         var lineCount = 0
         sink.append(",\"lines\":[")
         let (steps, literals) = (buffers.steps, buffers.literals)
-        var index = 0
-        for line in 0..<program.lines.count {
+        for line in buffers.lines where line.fields & values.visibleFields != 0 {
             let start = sink.position
             // Where a value needs care, the line is looked at first, so a long one is not written twice.
-            let lineStart = index
+            let lineStart = Int(line.start)
+            var index = lineStart
             var outcome = LineOutcome.empty
             if values.needsCare {
                 outcome = Self.writeLine(
@@ -586,7 +586,7 @@ final class AddressRenderer: Sendable {
             case .careful(let lineBreak):
                 sink.rollBack(to: start)
                 lineCount = Self.writeCarefully(
-                    program.lines[line], values: values.visibleStrings(), lineBreak: lineBreak,
+                    steps, from: lineStart, literals: literals, values: values, lineBreak: lineBreak,
                     lineCount: lineCount, into: &sink)
             }
         }
@@ -664,26 +664,49 @@ final class AddressRenderer: Sendable {
         return .written
     }
 
-    /// A line as `LineTemplate.render` and `PlainText` define it, for the lines `writeLine` leaves: rendered as a
-    /// String, split at line breaks (`lineBreak`: a value or separator it shows has one), each part trimmed, empty
-    /// parts left out. Returns the new line count.
+    /// A line `writeLine` leaves, as `LineTemplate.render` and `PlainText` define it, over UTF-8 rather than a
+    /// `String`: the line from `start` rendered into a buffer on the stack, split at line breaks when `lineBreak`
+    /// (a value or separator it shows has one), each part trimmed, empty parts left out. Returns the new line count.
     private static func writeCarefully(
-        _ template: LineTemplate, values: FieldMap<String>, lineBreak: Bool, lineCount: Int, into sink: inout ByteSink
+        _ steps: UnsafeBufferPointer<LayoutProgram.Step>, from start: Int, literals: UnsafeBufferPointer<UInt8>,
+        values: borrowing ShownValues, lineBreak: Bool, lineCount: Int, into sink: inout ByteSink
     ) -> Int {
-        var lineCount = lineCount
-        func write(_ text: String) {
-            guard !text.isEmpty else { return }
-            if lineCount > 0 { sink.append(0x2C) }
-            sink.appendString(text)
-            lineCount += 1
+        var capacity = 0
+        var index = start
+        while steps[index].kind != .end {
+            let step = steps[index]
+            capacity += step.kind == .separator ? Int(step.count) : max(Int(values.entries[Int(step.field)].count), 0)
+            index += 1
         }
-        let rendered = template.render { values[$0] }
-        if !lineBreak {
-            write(PlainText.trimmed(rendered))
-        } else {
-            for line in rendered.split(whereSeparator: \.isNewline) { write(PlainText.trimmed(line)) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var used = 0
+            func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+                guard let source = bytes.baseAddress else { return }
+                (buffer.baseAddress! + used).update(from: source, count: bytes.count)
+                used += bytes.count
+            }
+            var separator = -1
+            index = start
+            while steps[index].kind != .end {
+                let step = steps[index]
+                index += 1
+                if step.kind == .separator {
+                    Self.noteSeparator(at: index - 1, in: steps, pending: &separator)
+                    continue
+                }
+                guard let value = values.visible(Int(step.field)) else { continue }
+                if used > 0, separator >= 0 { add(steps[separator].text(in: literals)) }
+                add(value)
+                separator = -1
+            }
+            var lineCount = lineCount
+            PlainText.forEachTrimmedPart(UnsafeBufferPointer(rebasing: buffer[0..<used]), splitting: lineBreak) {
+                if lineCount > 0 { sink.append(0x2C) }
+                sink.appendString($0)
+                lineCount += 1
+            }
+            return lineCount
         }
-        return lineCount
     }
 
     /// `,"oneLine":"…"`: the one-line template over the values, a value of several lines joined with commas
@@ -708,24 +731,29 @@ final class AddressRenderer: Sendable {
             let ordinal = Int(step.field)
             guard let value = values.visible(ordinal) else { continue }
             let entry = values.entries[ordinal]
-            // A value of several lines, or one `PlainText.trimmed` would change: as the definition says.
-            var shown: String?
             if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd {
-                let text = String(decoding: value, as: UTF8.self)
-                let shownText =
-                    entry.lineBreak
-                    ? Self.oneLineText(text, comma: prepared.arabic ? Self.arabicComma : ", ")
-                    : PlainText.trimmed(text)
-                guard !shownText.isEmpty else { continue }
-                shown = shownText
-            }
-            if wroteAny, separator >= 0 {
-                let literal = steps[separator]
-                sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
-            }
-            if let shown {
-                sink.appendEscaped(shown)
+                // A value of several lines, or one `PlainText.trimmed` would change: as the definition says, its
+                // trimmed lines joined with commas; taken back when nothing of it is left.
+                let before = sink.position
+                if wroteAny, separator >= 0 {
+                    let literal = steps[separator]
+                    sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
+                }
+                var wrote = false
+                PlainText.forEachTrimmedPart(value, splitting: entry.lineBreak) {
+                    if wrote { sink.append(prepared.arabic ? "\u{060C} " : ", ") }
+                    sink.appendEscaped($0)
+                    wrote = true
+                }
+                guard wrote else {
+                    sink.rollBack(to: before)
+                    continue
+                }
             } else {
+                if wroteAny, separator >= 0 {
+                    let literal = steps[separator]
+                    sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
+                }
                 sink.appendEscaped(value, escape: entry.needsEscape)
             }
             wroteAny = true
@@ -739,15 +767,6 @@ final class AddressRenderer: Sendable {
         }
         sink.append(0x22)
     }
-
-    /// A value as the one-line form shows it: trimmed, its lines joined with `comma`.
-    private static func oneLineText(_ value: String, comma: String) -> String {
-        guard PlainText.hasLineBreak(value) else { return PlainText.trimmed(value) }
-        return value.split(whereSeparator: \.isNewline).map(PlainText.trimmed).filter { !$0.isEmpty }
-            .joined(separator: comma)
-    }
-
-    private static let arabicComma = "\(ArabicScript.comma) "
 
     /// The shown values for `body`: those read from the request where they lie, the others (`String`s), the
     /// country's name and the text's language copied into one buffer on the stack (the heap past the stack's safe
@@ -798,6 +817,8 @@ struct ShownValues: ~Copyable {
     /// Whether a value has a line break or an end that needs grapheme clusters: its lines are looked at before
     /// they are written.
     private(set) var needsCare = false
+    /// The fields `visible(_:)` gives a value for, as bits by `AddressField.ordinal`.
+    private(set) var visibleFields: UInt16 = 0
     private let hidden: Int
     /// The address's country code.
     let country: UnsafeBufferPointer<UInt8>
@@ -835,6 +856,7 @@ struct ShownValues: ~Copyable {
             }
             let entry = Self.entry(value)
             entries[ordinal] = entry
+            if ordinal != self.hidden { visibleFields |= 1 << ordinal }
             if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd { needsCare = true }
         }
         self.country = UnsafeBufferPointer(rebasing: buffer[Self.copy(country, to: buffer, at: &used)])
@@ -873,15 +895,6 @@ struct ShownValues: ~Copyable {
         let entry = entries[ordinal]
         guard entry.count >= 0 else { return nil }
         return UnsafeBufferPointer(start: entry.start, count: Int(entry.count))
-    }
-
-    /// The values the lines and the one-line form show, as Strings, for the careful path.
-    func visibleStrings() -> FieldMap<String> {
-        var strings = FieldMap<String>()
-        for (ordinal, field) in AddressField.allCases.enumerated() {
-            if let value = visible(ordinal) { strings[field] = String(decoding: value, as: UTF8.self) }
-        }
-        return strings
     }
 
     /// The field's value as the lines and the one-line form show it: nil for the hidden field and an empty value.

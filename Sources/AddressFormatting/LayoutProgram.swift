@@ -45,27 +45,37 @@ final class LayoutProgram: Sendable {
 
     /// Each line's steps, each line ended by an `end` step; then the one-line form's, ended the same way.
     let steps: [Step]
+    /// Where each line's steps start and the fields it shows, so a line of absent fields is passed over unread.
+    let lineSteps: [Line]
     /// Where the one-line form's steps start.
     let oneLineStart: Int
     /// The separators' UTF-8 bytes.
     let literals: [UInt8]
-    /// The templates, for the careful path (`LineTemplate.render`).
-    let lines: [LineTemplate]
-    let oneLine: LineTemplate
     /// `,"layout":[…],"oneLine":"…"`, as `addressFormat` describes the templates.
     let encodedDescription: [UInt8]
 
-    /// `steps` and `literals` as a request reads them, valid inside `withBuffers(_:)`.
+    /// A line of the layout: the index of its first step, and its fields as bits by `AddressField.ordinal`.
+    struct Line: Sendable {
+        let start: UInt32
+        let fields: UInt16
+    }
+
+    /// `steps`, `lineSteps` and `literals` as a request reads them, valid inside `withBuffers(_:)`.
     struct Buffers {
         let steps: UnsafeBufferPointer<Step>
+        let lines: UnsafeBufferPointer<Line>
         let literals: UnsafeBufferPointer<UInt8>
     }
 
-    /// Lends `body` the steps and literals once for all the lines and the one-line form of an answer.
+    /// Lends `body` the steps, lines and literals once for all the lines and the one-line form of an answer.
     @inline(__always)
     func withBuffers<Result>(_ body: (Buffers) -> Result) -> Result {
         steps.withUnsafeBufferPointer { steps in
-            literals.withUnsafeBufferPointer { literals in body(Buffers(steps: steps, literals: literals)) }
+            lineSteps.withUnsafeBufferPointer { lines in
+                literals.withUnsafeBufferPointer { literals in
+                    body(Buffers(steps: steps, lines: lines, literals: literals))
+                }
+            }
         }
     }
 
@@ -73,11 +83,14 @@ final class LayoutProgram: Sendable {
         var steps: [Step] = []
         var literals: [UInt8] = []
         var oneLineStart = 0
+        var lineSteps: [Line] = []
         for template in lines + [oneLine] {
             oneLineStart = steps.count
+            var fields: UInt16 = 0
             for part in template.parts {
                 switch part {
                 case .field(let field):
+                    fields |= 1 << field.ordinal
                     steps.append(Step(kind: .field, field: UInt8(field.ordinal)))
                 case .separator(let text, let punctuated):
                     steps.append(
@@ -88,13 +101,14 @@ final class LayoutProgram: Sendable {
                     literals.append(contentsOf: text.utf8)
                 }
             }
+            lineSteps.append(Line(start: UInt32(oneLineStart), fields: fields))
             steps.append(Step(kind: .end))
         }
+        lineSteps.removeLast()
         self.steps = steps
+        self.lineSteps = lineSteps
         self.oneLineStart = oneLineStart
         self.literals = literals
-        self.lines = lines
-        self.oneLine = oneLine
         var description = Array(#","layout":["#.utf8)
         for (index, line) in lines.enumerated() {
             if index > 0 { description.append(UInt8(ascii: ",")) }
