@@ -960,7 +960,9 @@ struct ShownValues: ~Copyable {
 
 extension UnsafeBufferPointer<UInt8> {
     /// The bytes of a span of `AddressRenderer`'s encoded texts.
+    /// Spans are made at load inside the bytes, so they are not checked again.
+    @inline(__always)
     fileprivate func span(_ span: AddressRenderer.Span) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: self[Int(span.start)..<Int(span.start + span.count)])
+        UnsafeBufferPointer(start: baseAddress.unsafelyUnwrapped + Int(span.start), count: Int(span.count))
     }
 }

@@ -33,16 +33,20 @@ struct ByteSink: ~Copyable {
     static let bufferSize = 1024
 
     private var bytes: [UInt8]
-    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The buffer on the stack, as a pointer and a count: the appends below are the answer's inner loop, so they
+    /// check only what can happen (a full buffer) and add without overflow checks (counts are buffer sizes).
+    private let base: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
     private var used = 0
 
     init(appendingTo bytes: [UInt8], buffer: UnsafeMutableBufferPointer<UInt8>) {
         self.bytes = bytes
-        self.buffer = buffer
+        base = buffer.baseAddress!
+        capacity = buffer.count
     }
 
     /// The offset of the next byte in the final bytes.
-    var position: Int { bytes.count + used }
+    var position: Int { bytes.count &+ used }
 
     /// Drops everything written after `position`.
     mutating func rollBack(to position: Int) {
@@ -56,30 +60,39 @@ struct ByteSink: ~Copyable {
 
     @inline(__always)
     mutating func append(_ byte: UInt8) {
-        if used == buffer.count { flush() }
-        buffer[used] = byte
-        used += 1
+        if used == capacity { flush() }
+        base[used] = byte
+        used &+= 1
     }
 
     /// Bytes already encoded (JSON prepared at load, or text known to need no escape).
     @inline(__always)
     mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
-        guard let source = piece.baseAddress, piece.count > 0 else { return }
-        if used + piece.count > buffer.count {
-            flush()
-            if piece.count > buffer.count {
-                bytes.append(contentsOf: piece)
-                return
-            }
+        let count = piece.count
+        guard used &+ count <= capacity else {
+            appendPastBuffer(piece)
+            return
         }
-        let target = buffer.baseAddress! + used
+        guard let source = piece.baseAddress else { return }
+        let target = base + used
         // Most pieces are short; past 16 bytes `memcpy` is cheaper than `copyShort`'s word loop.
-        if piece.count <= 16 {
-            target.copyShort(from: source, count: piece.count)
+        if count <= 16 {
+            target.copyShort(from: source, count: count)
         } else {
-            target.update(from: source, count: piece.count)
+            target.update(from: source, count: count)
         }
-        used += piece.count
+        used &+= count
+    }
+
+    /// A piece that does not fit in what is left of the buffer: the buffer is flushed first, and a piece larger
+    /// than the whole buffer goes straight to the bytes.
+    private mutating func appendPastBuffer(_ piece: UnsafeBufferPointer<UInt8>) {
+        flush()
+        guard piece.count <= capacity else {
+            bytes.append(contentsOf: piece)
+            return
+        }
+        append(piece)
     }
 
     /// A literal's bytes (member names, punctuation).
@@ -150,7 +163,7 @@ struct ByteSink: ~Copyable {
 
     private mutating func flush() {
         guard used > 0 else { return }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<used]))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: used))
         used = 0
     }
 

@@ -37,9 +37,10 @@ final class LayoutProgram: Sendable {
         /// For `separator`: whether JSON escapes one of its bytes.
         var needsEscape: Bool { flags & 4 != 0 }
 
-        /// A separator's bytes.
+        /// A separator's bytes (made at load inside `literals`, so not checked again).
+        @inline(__always)
         func text(in literals: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-            UnsafeBufferPointer(rebasing: literals[Int(start)..<Int(start + count)])
+            UnsafeBufferPointer(start: literals.baseAddress.unsafelyUnwrapped + Int(start), count: Int(count))
         }
     }
 
