@@ -846,8 +846,8 @@ struct ShownValues: ~Copyable {
                 continue
             case .utf8(let bytes)?:
                 value = bytes
-            case .string(var text)?:
-                value = UnsafeBufferPointer(rebasing: buffer[text.withUTF8 { Self.copy($0, to: buffer, at: &used) }])
+            case .string(let text)?:
+                value = UnsafeBufferPointer(rebasing: buffer[Self.copy(text, to: buffer, at: &used)])
             }
             guard !value.isEmpty else {
                 entries[ordinal] = Entry(
@@ -864,10 +864,10 @@ struct ShownValues: ~Copyable {
         countryNeedsEscape = ByteSink.needsEscape(self.countryName)
         let quoteStart = used
         buffer[used] = 0x22
-        used += 1
+        used &+= 1
         _ = Self.copy(textLanguage, to: buffer, at: &used)
         buffer[used] = 0x22
-        used += 1
+        used &+= 1
         self.textLanguage = UnsafeBufferPointer(rebasing: buffer[quoteStart..<used])
     }
 
@@ -876,8 +876,10 @@ struct ShownValues: ~Copyable {
         _ utf8: UnsafeBufferPointer<UInt8>, to buffer: UnsafeMutableBufferPointer<UInt8>, at used: inout Int
     ) -> Range<Int> {
         let start = used
-        if let source = utf8.baseAddress { (buffer.baseAddress! + start).update(from: source, count: utf8.count) }
-        used += utf8.count
+        if let source = utf8.baseAddress {
+            (buffer.baseAddress.unsafelyUnwrapped + start).copyShort(from: source, count: utf8.count)
+        }
+        used &+= utf8.count
         return start..<used
     }
 
@@ -906,6 +908,7 @@ struct ShownValues: ~Copyable {
 
     /// A value's entry. Printable ASCII (most values) is told apart in one pass; other text is looked at for
     /// each property.
+    @inline(__always)
     private static func entry(_ utf8: UnsafeBufferPointer<UInt8>) -> Entry {
         if isPrintableASCII(utf8) {
             return Entry(
@@ -922,13 +925,27 @@ struct ShownValues: ~Copyable {
     /// only the space to trim. Eight bytes at a time: `JSONWriter.escapeFlags(_:)` for the bytes below 0x20, `"`
     /// and `\\`; and a byte of 0x7F or more sets its high bit in `word | (word + 0x01…01)` (a carry out of a byte
     /// comes only from one of 0x80 or more, whose own high bit is set).
+    @inline(__always)
     private static func isPrintableASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = utf8.count
-        guard count >= 8, let base = utf8.baseAddress else {
-            return !utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 >= 0x7F }
-        }
-        let raw = UnsafeRawPointer(base)
         let ones: UInt64 = 0x0101_0101_0101_0101
+        guard let base = utf8.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        guard count >= 8 else {
+            // Shorter text as one word of its bytes, those missing filled with a printable letter: from two words of
+            // four that overlap, or from the first, middle and last byte (which cover one to three).
+            let word: UInt64
+            if count >= 4 {
+                word =
+                    UInt64(raw.loadUnaligned(as: UInt32.self))
+                    | UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)) &<< 32
+            } else {
+                word =
+                    UInt64(base[0]) | UInt64(base[count &>> 1]) &<< 8 | UInt64(base[count &- 1]) &<< 16
+                    | 0x4141_4141_4100_0000
+            }
+            return JSONWriter.escapeFlags(word) | ((word | (word &+ ones)) & (ones &* 0x80)) == 0
+        }
         var offset = 0
         while true {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
@@ -944,7 +961,22 @@ struct ShownValues: ~Copyable {
     private static func scan(_ utf8: UnsafeBufferPointer<UInt8>) -> (lineBreak: Bool, needsEscape: Bool) {
         var lineBreak = false
         var needsEscape = false
-        for index in 0..<utf8.count {
+        // Words with no byte below 0x20, `"`, `\\`, 0xC2 or 0xE2 (most of them, in text of other scripts) hold no
+        // escape and start no line break; the bytes are looked at one by one from the first other word.
+        var first = 0
+        if let base = utf8.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let raw = UnsafeRawPointer(base)
+            while first &+ 8 <= utf8.count {
+                let word = raw.loadUnaligned(fromByteOffset: first, as: UInt64.self)
+                let c2 = word ^ (ones &* 0xC2)
+                let e2 = word ^ (ones &* 0xE2)
+                let found = ((c2 &- ones) & ~c2) | ((e2 &- ones) & ~e2)
+                if JSONWriter.escapeFlags(word) | (found & (ones &* 0x80)) != 0 { break }
+                first &+= 8
+            }
+        }
+        for index in first..<utf8.count {
             let byte = utf8[index]
             if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0xC2 && byte != 0xE2 { continue }
             if byte < 0x20 || byte == 0x22 || byte == 0x5C { needsEscape = true }

@@ -127,7 +127,7 @@ struct ByteSink: ~Copyable {
 
     /// Whether JSON escapes a byte of `text` (a control character, `"` or `\`).
     static func needsEscape(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        text.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+        JSONWriter.escapeFlags(of: text) != 0
     }
 
     /// Text as it goes inside a JSON string, `escape` saying whether it needs escaping (`needsEscape`, known).
