@@ -75,13 +75,35 @@ struct ByteSink: ~Copyable {
         }
         guard let source = piece.baseAddress else { return }
         let target = base + used
-        // Most pieces are short; past 16 bytes `memcpy` is cheaper than `copyShort`'s word loop.
+        // Most pieces are short; an encoded label or warning (17 to 64 bytes) goes as 16-byte vectors that
+        // overlap at the end, and only a longer one through `memcpy`.
         if count <= 16 {
             target.copyShort(from: source, count: count)
+        } else if count <= 64 {
+            Self.copyVectors(from: source, to: target, count: count)
         } else {
             target.update(from: source, count: count)
         }
         used &+= count
+    }
+
+    /// Copies 17 to 64 bytes as two or four 16-byte vectors, the last ending at the last byte.
+    @inline(__always)
+    private static func copyVectors(
+        from source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int
+    ) {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(target)
+        let first = from.loadUnaligned(as: SIMD16<UInt8>.self)
+        let last = from.loadUnaligned(fromByteOffset: count &- 16, as: SIMD16<UInt8>.self)
+        if count > 32 {
+            let second = from.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
+            let third = from.loadUnaligned(fromByteOffset: count &- 32, as: SIMD16<UInt8>.self)
+            to.storeBytes(of: second, toByteOffset: 16, as: SIMD16<UInt8>.self)
+            to.storeBytes(of: third, toByteOffset: count &- 32, as: SIMD16<UInt8>.self)
+        }
+        to.storeBytes(of: first, as: SIMD16<UInt8>.self)
+        to.storeBytes(of: last, toByteOffset: count &- 16, as: SIMD16<UInt8>.self)
     }
 
     /// A piece that does not fit in what is left of the buffer: the buffer is flushed first, and a piece larger
