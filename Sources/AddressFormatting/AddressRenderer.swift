@@ -564,6 +564,12 @@ final class AddressRenderer: Sendable {
         sink.append(",\"lines\":[")
         let (steps, literals) = (buffers.steps, buffers.literals)
         for line in buffers.lines where line.fields & values.visibleFields != 0 {
+            guard values.needsCare || line.separatorBreaks else {
+                if lineCount > 0 { sink.append(0x2C) }
+                Self.writeCleanLine(steps, from: Int(line.start), literals: literals, values: values, into: &sink)
+                lineCount += 1
+                continue
+            }
             let start = sink.position
             // Where a value needs care, the line is looked at first, so a long one is not written twice.
             let lineStart = Int(line.start)
@@ -609,6 +615,42 @@ final class AddressRenderer: Sendable {
     ) {
         if separator >= 0, steps[separator].punctuated, !steps[position].punctuated { return }
         separator = position
+    }
+
+    /// Writes a line with a value shown (`visibleFields`) where nothing needs care (no value has a line break or
+    /// an end trimming could change, no separator a line break) as a JSON string: its values with the strongest
+    /// separator between each two, as `LineTemplate.render` joins them.
+    @inline(__always)
+    private static func writeCleanLine(
+        _ steps: UnsafeBufferPointer<LayoutProgram.Step>, from start: Int, literals: UnsafeBufferPointer<UInt8>,
+        values: borrowing ShownValues, into sink: inout ByteSink
+    ) {
+        sink.append(0x22)
+        var index = start
+        var separator = -1
+        var wrote = false
+        while true {
+            let step = steps[index]
+            if step.kind == .end { break }
+            if step.kind == .separator {
+                Self.noteSeparator(at: index, in: steps, pending: &separator)
+                index &+= 1
+                continue
+            }
+            index &+= 1
+            let ordinal = Int(step.field)
+            guard values.visibleFields & 1 << ordinal != 0 else { continue }
+            let entry = values.entries[ordinal]
+            if wrote, separator >= 0 {
+                let literal = steps[separator]
+                sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
+            }
+            sink.appendEscaped(
+                UnsafeBufferPointer(start: entry.start, count: Int(entry.count)), escape: entry.needsEscape)
+            wrote = true
+            separator = -1
+        }
+        sink.append(0x22)
     }
 
     private enum LineOutcome {

@@ -55,10 +55,12 @@ final class LayoutProgram: Sendable {
     /// `,"layout":[…],"oneLine":"…"`, as `addressFormat` describes the templates.
     let encodedDescription: [UInt8]
 
-    /// A line of the layout: the index of its first step, and its fields as bits by `AddressField.ordinal`.
+    /// A line of the layout: the index of its first step, its fields as bits by `AddressField.ordinal`, and whether
+    /// a separator of it holds a line break (which only the careful path splits).
     struct Line: Sendable {
         let start: UInt32
         let fields: UInt16
+        let separatorBreaks: Bool
     }
 
     /// `steps`, `lineSteps` and `literals` as a request reads them, valid inside `withBuffers(_:)`.
@@ -88,6 +90,7 @@ final class LayoutProgram: Sendable {
         for template in lines + [oneLine] {
             oneLineStart = steps.count
             var fields: UInt16 = 0
+            var separatorBreaks = false
             for part in template.parts {
                 switch part {
                 case .field(let field):
@@ -99,10 +102,11 @@ final class LayoutProgram: Sendable {
                             separator: literals.count, count: text.utf8.count, punctuated: punctuated,
                             lineBreak: PlainText.hasLineBreak(text),
                             needsEscape: text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }))
+                    separatorBreaks = separatorBreaks || PlainText.hasLineBreak(text)
                     literals.append(contentsOf: text.utf8)
                 }
             }
-            lineSteps.append(Line(start: UInt32(oneLineStart), fields: fields))
+            lineSteps.append(Line(start: UInt32(oneLineStart), fields: fields, separatorBreaks: separatorBreaks))
             steps.append(Step(kind: .end))
         }
         lineSteps.removeLast()
