@@ -811,24 +811,33 @@ final class AddressRenderer: Sendable {
     }
 
     /// The shown values for `body`: those read from the request where they lie, the others (`String`s), the
-    /// country's name and the text's language copied into one buffer on the stack (the heap past the stack's safe
-    /// size).
+    /// country's name and the text's language copied into one buffer on the stack, of a size that holds them for
+    /// nearly every address (one of the size they need past it: the stack's safe size, then the heap).
     @inline(__always)
     private func withValues<Result>(
         _ input: borrowing AddressInput, _ prepared: PreparedAddress, countryName: String, textLanguage: String,
         _ body: (borrowing ShownValues) -> Result
     ) -> Result {
-        var total = countryName.utf8.count + textLanguage.utf8.count + 2 + input.country.utf8.count
-        for field in AddressField.allCases {
-            if case .string(let text)? = input.values[field] { total += text.utf8.count }
-        }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
-            withUnsafeTemporaryAllocation(of: ShownValues.Entry.self, capacity: ShownValues.fieldCount) { entries in
-                let values = ShownValues(
-                    input.values, hidden: prepared.hidden, country: input.country, countryName: countryName,
-                    textLanguage: textLanguage,
-                    buffer: buffer, entries: entries)
+        withUnsafeTemporaryAllocation(of: ShownValues.Entry.self, capacity: ShownValues.fieldCount) { entries in
+            let fitted = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ShownValues.textCapacity) {
+                buffer -> Result? in
+                guard
+                    let values = ShownValues(
+                        input.values, hidden: prepared.hidden, country: input.country, countryName: countryName,
+                        textLanguage: textLanguage, buffer: buffer, entries: entries)
+                else { return nil }
                 return body(values)
+            }
+            if let fitted { return fitted }
+            var total = countryName.utf8.count + textLanguage.utf8.count + 2 + input.country.utf8.count
+            for field in AddressField.allCases {
+                if case .string(let text)? = input.values[field] { total += text.utf8.count }
+            }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
+                body(
+                    ShownValues(
+                        input.values, hidden: prepared.hidden, country: input.country, countryName: countryName,
+                        textLanguage: textLanguage, buffer: buffer, entries: entries)!)
             }
         }
     }
@@ -838,6 +847,9 @@ final class AddressRenderer: Sendable {
 /// paths need to know of each.
 struct ShownValues: ~Copyable {
     static let fieldCount = AddressField.allCases.count
+    /// The bytes of text not in the request (rewritten values, the country's code and name, the text's language)
+    /// that `AddressRenderer.withValues` first makes room for on the stack.
+    static let textCapacity = 512
 
     struct Entry {
         /// Where the value's bytes lie: in the request, or in the shown values' buffer.
@@ -870,8 +882,9 @@ struct ShownValues: ~Copyable {
     /// The text's language quoted (`"und"`), for `linesLang` and `valueLang`.
     let textLanguage: UnsafeBufferPointer<UInt8>
 
+    /// The shown values, the text not in the request copied into `buffer`; nil when it does not fit.
     @inline(__always)
-    init(
+    init?(
         _ values: borrowing FieldMap<EnteredText>, hidden: AddressField?, country: String, countryName: String,
         textLanguage: String,
         buffer: UnsafeMutableBufferPointer<UInt8>, entries: UnsafeMutableBufferPointer<Entry>
@@ -889,6 +902,7 @@ struct ShownValues: ~Copyable {
             case .utf8(let bytes)?:
                 value = bytes
             case .string(let text)?:
+                guard used &+ text.utf8.count <= buffer.count else { return nil }
                 value = UnsafeBufferPointer(rebasing: buffer[Self.copy(text, to: buffer, at: &used)])
             }
             guard !value.isEmpty else {
@@ -901,6 +915,8 @@ struct ShownValues: ~Copyable {
             if ordinal != self.hidden { visibleFields |= 1 << ordinal }
             if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd { needsCare = true }
         }
+        guard used &+ country.utf8.count &+ countryName.utf8.count &+ textLanguage.utf8.count &+ 2 <= buffer.count
+        else { return nil }
         self.country = UnsafeBufferPointer(rebasing: buffer[Self.copy(country, to: buffer, at: &used)])
         self.countryName = UnsafeBufferPointer(rebasing: buffer[Self.copy(countryName, to: buffer, at: &used)])
         countryNeedsEscape = ByteSink.needsEscape(self.countryName)
