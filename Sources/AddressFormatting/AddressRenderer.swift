@@ -763,16 +763,19 @@ final class AddressRenderer: Sendable {
         let (steps, literals) = (buffers.steps, buffers.literals)
         var index = program.oneLineStart
         var separator = -1
-        while steps[index].kind != .end {
+        while true {
             let step = steps[index]
-            index += 1
+            if step.kind == .end { break }
             if step.kind == .separator {
-                Self.noteSeparator(at: index - 1, in: steps, pending: &separator)
+                Self.noteSeparator(at: index, in: steps, pending: &separator)
+                index &+= 1
                 continue
             }
+            index &+= 1
             let ordinal = Int(step.field)
-            guard let value = values.visible(ordinal) else { continue }
+            guard values.visibleFields & 1 << ordinal != 0 else { continue }
             let entry = values.entries[ordinal]
+            let value = UnsafeBufferPointer(start: entry.start, count: Int(entry.count))
             if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd {
                 // A value of several lines, or one `PlainText.trimmed` would change: as the definition says, its
                 // trimmed lines joined with commas; taken back when nothing of it is left.
@@ -919,7 +922,7 @@ struct ShownValues: ~Copyable {
         else { return nil }
         self.country = UnsafeBufferPointer(rebasing: buffer[Self.copy(country, to: buffer, at: &used)])
         self.countryName = UnsafeBufferPointer(rebasing: buffer[Self.copy(countryName, to: buffer, at: &used)])
-        countryNeedsEscape = ByteSink.needsEscape(self.countryName)
+        countryNeedsEscape = Self.needsEscape(self.countryName)
         let quoteStart = used
         buffer[used] = 0x22
         used &+= 1
@@ -977,6 +980,29 @@ struct ShownValues: ~Copyable {
         return Entry(
             start: utf8.baseAddress, count: Int32(utf8.count), lineBreak: lineBreak, needsEscape: needsEscape,
             cleanStart: PlainText.hasCleanStart(utf8), cleanEnd: PlainText.hasCleanEnd(utf8))
+    }
+
+    /// `ByteSink.needsEscape` a word at a time, in line: the words of text of eight bytes or more (the last one
+    /// overlapping the one before it), two overlapping halves of shorter text.
+    @inline(__always)
+    private static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = utf8.count
+        guard count >= 4, let base = utf8.baseAddress else { return ByteSink.needsEscape(utf8) }
+        let raw = UnsafeRawPointer(base)
+        guard count >= 8 else {
+            let word =
+                UInt64(raw.loadUnaligned(as: UInt32.self))
+                | UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)) &<< 32
+            return JSONWriter.escapeFlags(word) != 0
+        }
+        var flags: UInt64 = 0
+        var offset = 0
+        while offset < count &- 8 {
+            flags |= JSONWriter.escapeFlags(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset &+= 8
+        }
+        flags |= JSONWriter.escapeFlags(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+        return flags != 0
     }
 
     /// Whether every byte is printable ASCII other than `"` and `\\` (0x20–0x7E): no escape, no line break, and
