@@ -476,17 +476,20 @@ final class AddressRenderer: Sendable {
                     sink.append(encoded.span(languageTexts.countryValueField))
                     sink.appendEscaped(values.countryName, escape: values.countryNeedsEscape)
                     sink.append(encoded.span(languageTexts.countryValueTail))
-                    var first = true
-                    for field in format.fields where prepared.warnings & (1 << field.ordinal) != 0 {
-                        if !first { sink.append(0x2C) }
-                        first = false
-                        let span: Span
-                        if values.value(field.ordinal) == nil {
-                            span = formatTexts.missingRequired[field]
-                        } else {
-                            span = field == .postalCode ? formatTexts.postalCodeFormat : formatTexts.regionUnknown
+                    // Most addresses have no warning: the format's fields are gone through only for one that has.
+                    if prepared.warnings != 0 {
+                        var first = true
+                        for field in format.fields where prepared.warnings & (1 << field.ordinal) != 0 {
+                            if !first { sink.append(0x2C) }
+                            first = false
+                            let span: Span
+                            if values.value(field.ordinal) == nil {
+                                span = formatTexts.missingRequired[field]
+                            } else {
+                                span = field == .postalCode ? formatTexts.postalCodeFormat : formatTexts.regionUnknown
+                            }
+                            sink.append(encoded.span(span))
                         }
-                        sink.append(encoded.span(span))
                     }
                     sink.append(0x5D)
                 }
