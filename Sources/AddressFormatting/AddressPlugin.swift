@@ -22,7 +22,7 @@ public struct AddressPlugin: FormatterPlugin {
     private let labels: LabelTable
     private let renderer: AddressRenderer
     private let resolver: LocaleResolver
-    private let territories = TerritoryCache()
+    private let territories: TerritoryCache
     /// The language tags requests name for their text, by the text sent.
     private let enteredLanguages = BoundedCache<WireName, EnteredLanguage>(limit: 1024)
     public let dataInfo: JSONObject
@@ -50,6 +50,7 @@ public struct AddressPlugin: FormatterPlugin {
         self.catalog = catalog
         self.labels = labels
         renderer = AddressRenderer(labels: labels, formats: catalog.ordered)
+        territories = TerritoryCache(languageCount: labels.languages.count)
         resolver = environment.resolver
         dataInfo = [
             "source": .string(data.sourceDescription),
@@ -76,13 +77,15 @@ public struct AddressPlugin: FormatterPlugin {
         }
         var input = AddressInput()
         try read(object, into: &input)
-        let index = catalog.index(of: input.country)
+        let slot = FormatCatalog.slot(input.country)
+        let index = catalog.index(slot: slot)
         let format = catalog.ordered[index]
         let viewer = try viewerRegion(request, locale: locale)
-        let countryName = territories.name(input.country, locale: locale)
+        let language = renderer.language(locale.language)
+        let countryName = territories.name(input.country, slot: slot, language: language.tableIndex, locale: locale)
         let prepared = renderer.prepare(&input, format: format)
         renderer.writeAddress(
-            input, prepared, format: format, formatIndex: index, language: renderer.language(locale.language),
+            input, prepared, format: format, formatIndex: index, language: language,
             lang: locale.language, countryName: countryName, showCountry: viewer?.code != input.country, into: &response
         )
     }
@@ -94,17 +97,20 @@ public struct AddressPlugin: FormatterPlugin {
         let locale = try request.locale(resolver)
         let country = try country(request, "country").code
         let language = try language(request)
-        let index = catalog.index(of: country)
+        let slot = FormatCatalog.slot(country)
+        let index = catalog.index(slot: slot)
         let format = catalog.ordered[index]
         let (layout, isLatin, arabic) = format.layout(describing: language)
         let viewer = try viewerRegion(request, locale: locale)
-        let countryName = territories.name(country, locale: locale)
+        let viewerLanguage = renderer.language(locale.language)
+        let countryName = territories.name(
+            country, slot: slot, language: viewerLanguage.tableIndex, locale: locale)
         var exampleValues = FieldMap<EnteredText>()
         for (field, value) in format.example { exampleValues[field] = .string(value) }
         var exampleInput = AddressInput(values: consume exampleValues, country: country, language: language)
         let example = renderer.prepare(&exampleInput, format: format)
         renderer.writeDescription(
-            format, formatIndex: index, language: renderer.language(locale.language),
+            format, formatIndex: index, language: viewerLanguage,
             lang: locale.language, layout: layout,
             isLatin: isLatin, arabic: arabic, countryName: countryName, example: exampleInput, example,
             showCountry: viewer?.code != country, into: &response)

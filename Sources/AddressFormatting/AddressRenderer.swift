@@ -267,6 +267,10 @@ final class AddressRenderer: Sendable {
         let index: Int
         /// Whether the language has its own table, so its `lang` member is encoded too.
         let hasTable: Bool
+
+        /// `index` when the language has its own table (`LabelTable.languages`), else nil: an index that names
+        /// this language alone.
+        var tableIndex: Int? { hasTable ? index : nil }
     }
 
     /// The texts of `language` (a served language's).
