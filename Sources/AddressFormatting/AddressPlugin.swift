@@ -25,6 +25,9 @@ public struct AddressPlugin: FormatterPlugin {
     private let territories: TerritoryCache
     /// The language tags requests name for their text, by the text sent.
     private let enteredLanguages = BoundedCache<WireName, EnteredLanguage>(limit: 1024)
+    /// Per format (as `FormatCatalog.ordered`), its example as `addressFormat` shows it when no `language` is sent:
+    /// the same for every such request, so it is prepared once, at load.
+    private let examples: [PreparedExample]
     public let dataInfo: JSONObject
 
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
@@ -51,6 +54,12 @@ public struct AddressPlugin: FormatterPlugin {
         self.labels = labels
         renderer = AddressRenderer(labels: labels, formats: catalog.ordered)
         territories = TerritoryCache(languageCount: labels.languages.count)
+        let renderer = renderer
+        examples = catalog.ordered.map { format in
+            var input = Self.exampleInput(format, country: format.key, language: nil)
+            let prepared = renderer.prepare(&input, format: format)
+            return PreparedExample(input: input, prepared: prepared)
+        }
         resolver = environment.resolver
         dataInfo = [
             "source": .string(data.sourceDescription),
@@ -105,15 +114,37 @@ public struct AddressPlugin: FormatterPlugin {
         let viewerLanguage = renderer.language(locale.language)
         let countryName = territories.name(
             country, slot: slot, language: viewerLanguage.tableIndex, locale: locale)
-        var exampleValues = FieldMap<EnteredText>()
-        for (field, value) in format.example { exampleValues[field] = .string(value) }
-        var exampleInput = AddressInput(values: consume exampleValues, country: country, language: language)
-        let example = renderer.prepare(&exampleInput, format: format)
+        var exampleInput: AddressInput
+        let example: PreparedAddress
+        if language == nil {
+            exampleInput = examples[index].input
+            exampleInput.country = country
+            example = examples[index].prepared
+        } else {
+            exampleInput = Self.exampleInput(format, country: country, language: language)
+            example = renderer.prepare(&exampleInput, format: format)
+        }
         renderer.writeDescription(
             format, formatIndex: index, language: viewerLanguage,
             lang: locale.language, layout: layout,
             isLatin: isLatin, arabic: arabic, countryName: countryName, example: exampleInput, example,
             showCountry: viewer?.code != country, into: &response)
+    }
+
+    /// A format's example address as entered, before `AddressRenderer.prepare` turns it into the shown one.
+    private static func exampleInput(
+        _ format: AddressFormat, country: String, language: EnteredLanguage?
+    ) -> AddressInput {
+        var values = FieldMap<EnteredText>()
+        for (field, value) in format.example { values[field] = .string(value) }
+        return AddressInput(values: consume values, country: country, language: language)
+    }
+
+    /// A format's example as prepared: the shown values and what `prepare` decided. Unchecked: the values are all
+    /// `String`s (none points into a request) and are never changed once made.
+    private struct PreparedExample: @unchecked Sendable {
+        let input: AddressInput
+        let prepared: PreparedAddress
     }
 
     /// The viewer's region: `viewerRegion` when sent, else the locale's region; nil shows the country line.

@@ -77,7 +77,7 @@ final class EnteredLanguage: Sendable {
 }
 
 /// What `AddressRenderer.prepare` decided about an address: its layout, its script and its warnings.
-struct PreparedAddress {
+struct PreparedAddress: Sendable {
     let layout: Layout
     /// Whether the text is Arabic script: the layout's commas are written `،`.
     let arabic: Bool
