@@ -298,7 +298,7 @@ final class AddressRenderer: Sendable {
     /// Checks `input` against `format` and turns its values into the shown ones (postal code normalised,
     /// region code), so no copy of them is made; with the layout and script they are written in.
     func prepare(_ input: inout AddressInput, format: AddressFormat) -> PreparedAddress {
-        let (layout, arabic) = format.layout(for: input)
+        let (layout, arabic) = format.layout(values: input.values, language: input.language)
         var warnings: UInt16 = 0
         for field in format.fields where !input.values.has(field) {
             warnings |= format.requiredBits & 1 << field.ordinal
