@@ -23,8 +23,9 @@ public struct AddressPlugin: FormatterPlugin {
     private let renderer: AddressRenderer
     private let resolver: LocaleResolver
     private let territories: TerritoryCache
-    /// The language tags requests name for their text, by the text sent.
-    private let enteredLanguages = BoundedCache<WireName, EnteredLanguage>(limit: 1024)
+    /// The language tags requests name for their text, by the text's bytes as sent (a text longer than any tag
+    /// with some blanks around it is read anew each time).
+    private let enteredLanguages = ByteKeyedCache<EnteredLanguage>(limit: 1024, longestKey: 2 * maximumLanguageLength)
     /// Per format (as `FormatCatalog.ordered`), its example as `addressFormat` shows it when no `language` is sent:
     /// the same for every such request, so it is prepared once, at load.
     private let examples: [PreparedExample]
@@ -240,21 +241,18 @@ public struct AddressPlugin: FormatterPlugin {
         return AddressInput(values: consume values, country: code, language: language)
     }
 
-    /// `address.language`: a well-formed BCP 47 tag of at most `maximumLanguageLength` bytes; blank is absent.
+    /// `address.language`: a well-formed BCP 47 tag of at most `maximumLanguageLength` bytes; blank is absent. The
+    /// tag and what the formats ask of it are remembered by the member's bytes, read where they lie in the request:
+    /// a text met before makes no `String`.
     private func language(_ object: RequestFields) throws(CoreError) -> EnteredLanguage? {
-        guard let text = try object.string("language") else { return nil }
-        return try language(text, in: object)
-    }
-
-    /// `language(_:)` for the member's text: the tag and what the formats ask of it, remembered by the text
-    /// (a text longer than any tag with some blanks around it is read anew each time).
-    private func language(_ text: String, in object: RequestFields) throws(CoreError) -> EnteredLanguage? {
-        guard text.utf8.count <= 2 * Self.maximumLanguageLength else {
-            return try Self.language(text, in: object).map(EnteredLanguage.init)
+        let found = try object.withUTF8("language") { utf8 in
+            Result { () throws(CoreError) -> EnteredLanguage? in
+                try enteredLanguages.value(for: utf8) { () throws(CoreError) -> EnteredLanguage? in
+                    try Self.language(String(decoding: utf8, as: UTF8.self), in: object).map(EnteredLanguage.init)
+                }
+            }
         }
-        return try enteredLanguages.value(for: WireName(text)) { () throws(CoreError) -> EnteredLanguage? in
-            try Self.language(text, in: object).map(EnteredLanguage.init)
-        }
+        return try found?.get()
     }
 
     /// `language(_:)` for the member's text.
