@@ -63,10 +63,41 @@ enum PlainText {
     static func hasCleanStart(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let byte = utf8.first else { return false }
         if byte < 0x80 { return !isASCIIWhitespace(byte) }
-        var iterator = utf8.makeIterator()
-        var decoder = UTF8()
-        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
-        return !isWhitespace(scalar.value)
+        guard let scalar = scalar(utf8, at: 0) else { return false }
+        return !isWhitespace(scalar)
+    }
+
+    /// The scalar whose UTF-8 starts at `start`, as `UTF8`'s decoder reads it, decoded over the bytes; nil where
+    /// the decoder finds no well-formed sequence there.
+    @inline(__always)
+    static func scalar(_ utf8: UnsafeBufferPointer<UInt8>, at start: Int) -> UInt32? {
+        let lead = utf8[start]
+        let remaining = utf8.count &- start
+        func continuation(_ offset: Int) -> UInt32? {
+            let byte = utf8[start &+ offset]
+            return byte & 0xC0 == 0x80 ? UInt32(byte & 0x3F) : nil
+        }
+        switch lead {
+        case 0x00...0x7F:
+            return UInt32(lead)
+        case 0xC2...0xDF:
+            guard remaining >= 2, let second = continuation(1) else { return nil }
+            return UInt32(lead & 0x1F) << 6 | second
+        case 0xE0...0xEF:
+            guard remaining >= 3, let second = continuation(1), let third = continuation(2) else { return nil }
+            // Overlong forms (E0 80–9F) and surrogates (ED A0–BF) are ill-formed.
+            guard lead != 0xE0 || second >= 0x20, lead != 0xED || second < 0x20 else { return nil }
+            return UInt32(lead & 0x0F) << 12 | second << 6 | third
+        case 0xF0...0xF4:
+            guard remaining >= 4, let second = continuation(1), let third = continuation(2),
+                let fourth = continuation(3)
+            else { return nil }
+            // Overlong forms (F0 80–8F) and scalars past U+10FFFF (F4 90–BF) are ill-formed.
+            guard lead != 0xF0 || second >= 0x10, lead != 0xF4 || second < 0x10 else { return nil }
+            return UInt32(lead & 0x07) << 18 | second << 12 | third << 6 | fourth
+        default:
+            return nil
+        }
     }
 
     /// `Unicode.Scalar.Properties.isWhitespace` (White_Space), without the property lookup: the property's 25
@@ -88,10 +119,8 @@ enum PlainText {
         if utf8[end] < 0x80 { return (0x21...0x7E).contains(utf8[end]) }
         while true {
             while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }
-            var iterator = UnsafeBufferPointer(rebasing: utf8[end...]).makeIterator()
-            var decoder = UTF8()
-            guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
-            guard isThaiMark(scalar.value) else { return startsOwnCluster(scalar.value) }
+            guard let scalar = scalar(utf8, at: end) else { return false }
+            guard isThaiMark(scalar) else { return startsOwnCluster(scalar) }
             guard end > 0, utf8[end - 1] >= 0x80 else { return false }
             end -= 1
         }

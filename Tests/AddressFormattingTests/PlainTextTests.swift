@@ -73,6 +73,27 @@ import Testing
         }
     }
 
+    /// `scalar(_:at:)` reads a sequence as `UTF8`'s decoder does: every lead byte with every second byte, and the
+    /// bytes after it of a sample, well-formed or not, at the end of the text or short of it.
+    @Test func scalarsAreDecodedAsTheStandardLibraryDecodesThem() {
+        let tails: [[UInt8]] = [[], [0x80], [0xBF], [0x41], [0x80, 0x80], [0xBF, 0xBF], [0x8F, 0x41], [0xC0, 0x80]]
+        for lead in UInt8(0)...0xFF {
+            for second in UInt8(0)...0xFF {
+                for tail in tails {
+                    let bytes = [lead, second] + tail
+                    var iterator = bytes.makeIterator()
+                    var decoder = UTF8()
+                    let expected: UInt32? =
+                        if case .scalarValue(let scalar) = decoder.decode(&iterator) { scalar.value } else { nil }
+                    let scalar = bytes.withUnsafeBufferPointer { PlainText.scalar($0, at: 0) }
+                    #expect(scalar == expected, "\(bytes)")
+                }
+            }
+            let alone = [lead].withUnsafeBufferPointer { PlainText.scalar($0, at: 0) }
+            #expect(alone == (lead < 0x80 ? UInt32(lead) : nil), "\(lead)")
+        }
+    }
+
     @Test func whitespaceScalarsAreTheStandardLibrarys() {
         // Every White_Space scalar is in the Basic Multilingual Plane: all of it, and a sample of the planes above.
         for value in Array(UInt32(0)...0xFFFF) + Array(stride(from: UInt32(0x10000), through: 0x10FFFF, by: 97)) {
