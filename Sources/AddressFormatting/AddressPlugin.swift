@@ -22,9 +22,13 @@ public struct AddressPlugin: FormatterPlugin {
     private let labels: LabelTable
     private let renderer: AddressRenderer
     private let resolver: LocaleResolver
-    private let territories = TerritoryCache()
-    /// The language tags requests name for their text, by the text sent.
-    private let enteredLanguages = BoundedCache<WireName, EnteredLanguage>(limit: 1024)
+    private let territories: TerritoryCache
+    /// The language tags requests name for their text, by the text's bytes as sent (a text longer than any tag
+    /// with some blanks around it is read anew each time).
+    private let enteredLanguages = ByteKeyedCache<EnteredLanguage>(limit: 1024, longestKey: 2 * maximumLanguageLength)
+    /// Per format (as `FormatCatalog.ordered`), its example as `addressFormat` shows it when no `language` is sent:
+    /// the same for every such request, so it is prepared once, at load.
+    private let examples: [PreparedExample]
     public let dataInfo: JSONObject
 
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
@@ -50,6 +54,13 @@ public struct AddressPlugin: FormatterPlugin {
         self.catalog = catalog
         self.labels = labels
         renderer = AddressRenderer(labels: labels, formats: catalog.ordered)
+        territories = TerritoryCache(languageCount: labels.languages.count)
+        let renderer = renderer
+        examples = catalog.ordered.map { format in
+            var input = Self.exampleInput(format, country: format.key, language: nil)
+            let prepared = renderer.prepare(&input, format: format)
+            return PreparedExample(input: input, prepared: prepared)
+        }
         resolver = environment.resolver
         dataInfo = [
             "source": .string(data.sourceDescription),
@@ -76,13 +87,15 @@ public struct AddressPlugin: FormatterPlugin {
         }
         var input = AddressInput()
         try read(object, into: &input)
-        let index = catalog.index(of: input.country)
+        let slot = FormatCatalog.slot(input.country)
+        let index = catalog.index(slot: slot)
         let format = catalog.ordered[index]
         let viewer = try viewerRegion(request, locale: locale)
-        let countryName = territories.name(input.country, locale: locale)
+        let language = renderer.language(locale.language)
+        let countryName = territories.name(input.country, slot: slot, language: language.tableIndex, locale: locale)
         let prepared = renderer.prepare(&input, format: format)
         renderer.writeAddress(
-            input, prepared, format: format, formatIndex: index, language: renderer.language(locale.language),
+            input, prepared, format: format, formatIndex: index, language: language,
             lang: locale.language, countryName: countryName, showCountry: viewer?.code != input.country, into: &response
         )
     }
@@ -94,20 +107,45 @@ public struct AddressPlugin: FormatterPlugin {
         let locale = try request.locale(resolver)
         let country = try country(request, "country").code
         let language = try language(request)
-        let index = catalog.index(of: country)
+        let slot = FormatCatalog.slot(country)
+        let index = catalog.index(slot: slot)
         let format = catalog.ordered[index]
         let (layout, isLatin, arabic) = format.layout(describing: language)
         let viewer = try viewerRegion(request, locale: locale)
-        let countryName = territories.name(country, locale: locale)
-        var exampleValues = FieldMap<EnteredText>()
-        for (field, value) in format.example { exampleValues[field] = .string(value) }
-        var exampleInput = AddressInput(values: consume exampleValues, country: country, language: language)
-        let example = renderer.prepare(&exampleInput, format: format)
+        let viewerLanguage = renderer.language(locale.language)
+        let countryName = territories.name(
+            country, slot: slot, language: viewerLanguage.tableIndex, locale: locale)
+        var exampleInput: AddressInput
+        let example: PreparedAddress
+        if language == nil {
+            exampleInput = examples[index].input
+            exampleInput.country = country
+            example = examples[index].prepared
+        } else {
+            exampleInput = Self.exampleInput(format, country: country, language: language)
+            example = renderer.prepare(&exampleInput, format: format)
+        }
         renderer.writeDescription(
-            format, formatIndex: index, language: renderer.language(locale.language),
+            format, formatIndex: index, language: viewerLanguage,
             lang: locale.language, layout: layout,
             isLatin: isLatin, arabic: arabic, countryName: countryName, example: exampleInput, example,
             showCountry: viewer?.code != country, into: &response)
+    }
+
+    /// A format's example address as entered, before `AddressRenderer.prepare` turns it into the shown one.
+    private static func exampleInput(
+        _ format: AddressFormat, country: String, language: EnteredLanguage?
+    ) -> AddressInput {
+        var values = FieldMap<EnteredText>()
+        for (field, value) in format.example { values[field] = .string(value) }
+        return AddressInput(values: consume values, country: country, language: language)
+    }
+
+    /// A format's example as prepared: the shown values and what `prepare` decided. Unchecked: the values are all
+    /// `String`s (none points into a request) and are never changed once made.
+    private struct PreparedExample: @unchecked Sendable {
+        let input: AddressInput
+        let prepared: PreparedAddress
     }
 
     /// The viewer's region: `viewerRegion` when sent, else the locale's region; nil shows the country line.
@@ -203,21 +241,18 @@ public struct AddressPlugin: FormatterPlugin {
         return AddressInput(values: consume values, country: code, language: language)
     }
 
-    /// `address.language`: a well-formed BCP 47 tag of at most `maximumLanguageLength` bytes; blank is absent.
+    /// `address.language`: a well-formed BCP 47 tag of at most `maximumLanguageLength` bytes; blank is absent. The
+    /// tag and what the formats ask of it are remembered by the member's bytes, read where they lie in the request:
+    /// a text met before makes no `String`.
     private func language(_ object: RequestFields) throws(CoreError) -> EnteredLanguage? {
-        guard let text = try object.string("language") else { return nil }
-        return try language(text, in: object)
-    }
-
-    /// `language(_:)` for the member's text: the tag and what the formats ask of it, remembered by the text
-    /// (a text longer than any tag with some blanks around it is read anew each time).
-    private func language(_ text: String, in object: RequestFields) throws(CoreError) -> EnteredLanguage? {
-        guard text.utf8.count <= 2 * Self.maximumLanguageLength else {
-            return try Self.language(text, in: object).map(EnteredLanguage.init)
+        let found = try object.withUTF8("language") { utf8 in
+            Result { () throws(CoreError) -> EnteredLanguage? in
+                try enteredLanguages.value(for: utf8) { () throws(CoreError) -> EnteredLanguage? in
+                    try Self.language(String(decoding: utf8, as: UTF8.self), in: object).map(EnteredLanguage.init)
+                }
+            }
         }
-        return try enteredLanguages.value(for: WireName(text)) { () throws(CoreError) -> EnteredLanguage? in
-            try Self.language(text, in: object).map(EnteredLanguage.init)
-        }
+        return try found?.get()
     }
 
     /// `language(_:)` for the member's text.

@@ -77,7 +77,7 @@ final class EnteredLanguage: Sendable {
 }
 
 /// What `AddressRenderer.prepare` decided about an address: its layout, its script and its warnings.
-struct PreparedAddress {
+struct PreparedAddress: Sendable {
     let layout: Layout
     /// Whether the text is Arabic script: the layout's commas are written `،`.
     let arabic: Bool
@@ -267,6 +267,10 @@ final class AddressRenderer: Sendable {
         let index: Int
         /// Whether the language has its own table, so its `lang` member is encoded too.
         let hasTable: Bool
+
+        /// `index` when the language has its own table (`LabelTable.languages`), else nil: an index that names
+        /// this language alone.
+        var tableIndex: Int? { hasTable ? index : nil }
     }
 
     /// The texts of `language` (a served language's).
@@ -294,7 +298,7 @@ final class AddressRenderer: Sendable {
     /// Checks `input` against `format` and turns its values into the shown ones (postal code normalised,
     /// region code), so no copy of them is made; with the layout and script they are written in.
     func prepare(_ input: inout AddressInput, format: AddressFormat) -> PreparedAddress {
-        let (layout, arabic) = format.layout(for: input)
+        let (layout, arabic) = format.layout(values: input.values, language: input.language)
         var warnings: UInt16 = 0
         for field in format.fields where !input.values.has(field) {
             warnings |= format.requiredBits & 1 << field.ordinal
@@ -385,9 +389,11 @@ final class AddressRenderer: Sendable {
     /// The scalar at `index` of UTF-8 text lower-cased, moving `index` past it, when it is one whose text compares
     /// as its bytes do: ASCII and Latin-1 letters (U+00C0–U+00FF, precomposed, so each text is its own NFC), which
     /// `lowercased()` maps `A`–`Z` and U+00C0–U+00DE but U+00D7 to the letter 0x20 above; and caseless letters with no
-    /// combining class that no canonical decomposition ends with (Arabic U+0620–U+064A, kana U+3041–U+3096 and
-    /// U+30A1–U+30FA, CJK ideographs U+3400–U+4DBF and U+4E00–U+9FFF, Hangul syllables), kept as they are. Texts of
-    /// these scalars alone are canonically equivalent only when their scalars are equal. Nil for anything else.
+    /// combining class that no canonical decomposition ends with (Arabic U+0620–U+064A, Thai U+0E01–U+0E5B, kana
+    /// U+3041–U+3096 and U+30A1–U+30FA, CJK ideographs U+3400–U+4DBF and U+4E00–U+9FFF, Hangul syllables), kept as
+    /// they are, Thai's marks with a combining class among them only when the next scalar is not one too (no Thai
+    /// scalar decomposes or composes). Texts of these scalars alone are canonically equivalent only when their
+    /// scalars are equal. Nil for anything else.
     @inline(__always)
     private static func foldedScalar(_ text: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> UInt32? {
         let byte = text[index]
@@ -413,11 +419,28 @@ final class AddressRenderer: Sendable {
         else { return nil }
         let scalar = UInt32(byte & 0x0F) << 12 | UInt32(text[index + 1] & 0x3F) << 6 | UInt32(text[index + 2] & 0x3F)
         switch scalar {
-        case 0x3041...0x3096, 0x30A1...0x30FA, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3:
+        case 0xE01...0xE37, 0xE3F...0xE47, 0xE4C...0xE5B, 0x3041...0x3096, 0x30A1...0x30FA, 0x3400...0x4DBF,
+            0x4E00...0x9FFF, 0xAC00...0xD7A3:
+            index += 3
+            return scalar
+        case 0xE38...0xE3A, 0xE48...0xE4B:
+            // A Thai mark with a combining class: alone after its letter it is in canonical order.
+            guard !isThaiMark(text, at: index + 3) else { return nil }
             index += 3
             return scalar
         default:
             return nil
+        }
+    }
+
+    /// Whether the scalar at `index` (when there is one) is one of the Thai marks with a combining class (U+0E38–
+    /// U+0E3A, U+0E48–U+0E4B): two in a row may be reordered by canonical equivalence.
+    @inline(__always)
+    private static func isThaiMark(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        guard index + 2 < text.count, text[index] == 0xE0 else { return false }
+        switch (text[index + 1], text[index + 2]) {
+        case (0xB8, 0xB8...0xBA), (0xB9, 0x88...0x8B): return true
+        default: return false
         }
     }
 

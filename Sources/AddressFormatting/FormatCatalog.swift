@@ -64,20 +64,32 @@ struct FormatCatalog: Sendable {
 
     /// The index in `ordered` of a country's format (a canonical upper-case code), else of `default`.
     func index(of country: String) -> Int {
-        guard let slot = Self.slot(country) else { return fallbackIndex }
+        index(slot: Self.slot(country))
+    }
+
+    /// `index(of:)` for the country's `slot(_:)`, for a caller that needs the slot too.
+    func index(slot: Int?) -> Int {
+        guard let slot else { return fallbackIndex }
         let index = slots[slot]
         return index < 0 ? fallbackIndex : Int(index)
     }
 
     /// The slot of a code of two ASCII upper-case letters (`(A…Z) * 26 + (A…Z)`), or nil for anything else.
     static func slot(_ code: String) -> Int? {
-        var code = code
-        return code.withUTF8 { letters -> Int? in
-            guard letters.count == 2, (0x41...0x5A).contains(letters[0]), (0x41...0x5A).contains(letters[1]) else {
-                return nil
-            }
-            return Int(letters[0] - 0x41) * 26 + Int(letters[1] - 0x41)
+        guard code.utf8.count == 2 else { return nil }
+        return withBytes(code) { letters -> Int? in
+            guard (0x41...0x5A).contains(letters[0]), (0x41...0x5A).contains(letters[1]) else { return nil }
+            return Int(letters[0] &- 0x41) * 26 + Int(letters[1] &- 0x41)
         }
+    }
+
+    /// Calls `body` with the text's UTF-8: where it lies (a small string's on the stack), without the copy that
+    /// `withUTF8` makes of the string to own it.
+    @inline(__always)
+    static func withBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var text = text
+        return text.withUTF8(body)
     }
 
     private static func parse(_ bytes: [UInt8], file: String) throws(DataError) -> DataFields {

@@ -89,7 +89,11 @@ struct ScriptCodes: Sendable {
     /// Whether the first letter of the first value among `deciding` (a layout's) that has a letter is in one of
     /// the scripts; false when no value has a letter.
     func firstLetterIsIn(_ values: borrowing FieldMap<EnteredText>, deciding: [AddressField]) -> Bool {
-        for field in deciding {
+        // The first field mostly decides (a city is rarely absent or without a letter): asked before the loop, it
+        // does not pay for what the loop sets up.
+        guard let first = deciding.first else { return false }
+        if let value = values[first], let answer = value.withUTF8({ firstLetterIsIn($0) }) { return answer }
+        for field in deciding.dropFirst() {
             guard let value = values[field] else { continue }
             if let answer = value.withUTF8({ firstLetterIsIn($0) }) { return answer }
         }

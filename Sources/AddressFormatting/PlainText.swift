@@ -63,10 +63,41 @@ enum PlainText {
     static func hasCleanStart(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let byte = utf8.first else { return false }
         if byte < 0x80 { return !isASCIIWhitespace(byte) }
-        var iterator = utf8.makeIterator()
-        var decoder = UTF8()
-        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
-        return !isWhitespace(scalar.value)
+        guard let scalar = scalar(utf8, at: 0) else { return false }
+        return !isWhitespace(scalar)
+    }
+
+    /// The scalar whose UTF-8 starts at `start`, as `UTF8`'s decoder reads it, decoded over the bytes; nil where
+    /// the decoder finds no well-formed sequence there.
+    @inline(__always)
+    static func scalar(_ utf8: UnsafeBufferPointer<UInt8>, at start: Int) -> UInt32? {
+        let lead = utf8[start]
+        let remaining = utf8.count &- start
+        func continuation(_ offset: Int) -> UInt32? {
+            let byte = utf8[start &+ offset]
+            return byte & 0xC0 == 0x80 ? UInt32(byte & 0x3F) : nil
+        }
+        switch lead {
+        case 0x00...0x7F:
+            return UInt32(lead)
+        case 0xC2...0xDF:
+            guard remaining >= 2, let second = continuation(1) else { return nil }
+            return UInt32(lead & 0x1F) << 6 | second
+        case 0xE0...0xEF:
+            guard remaining >= 3, let second = continuation(1), let third = continuation(2) else { return nil }
+            // Overlong forms (E0 80–9F) and surrogates (ED A0–BF) are ill-formed.
+            guard lead != 0xE0 || second >= 0x20, lead != 0xED || second < 0x20 else { return nil }
+            return UInt32(lead & 0x0F) << 12 | second << 6 | third
+        case 0xF0...0xF4:
+            guard remaining >= 4, let second = continuation(1), let third = continuation(2),
+                let fourth = continuation(3)
+            else { return nil }
+            // Overlong forms (F0 80–8F) and scalars past U+10FFFF (F4 90–BF) are ill-formed.
+            guard lead != 0xF0 || second >= 0x10, lead != 0xF4 || second < 0x10 else { return nil }
+            return UInt32(lead & 0x07) << 18 | second << 12 | third << 6 | fourth
+        default:
+            return nil
+        }
     }
 
     /// `Unicode.Scalar.Properties.isWhitespace` (White_Space), without the property lookup: the property's 25
@@ -80,27 +111,37 @@ enum PlainText {
         }
     }
 
-    /// Whether the last scalar of UTF-8 text starts a grapheme cluster of its own and is no whitespace: printable
-    /// ASCII other than the space, or a scalar `startsOwnCluster` accepts; false for empty text.
+    /// Whether the last grapheme cluster of UTF-8 text starts with no whitespace, decided from its last scalars:
+    /// printable ASCII other than the space, or a scalar `startsOwnCluster` accepts after Thai vowel and tone marks
+    /// (`isThaiMark`, which grapheme breaking joins to the scalar before them); false for empty text.
     static func hasCleanEnd(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard var end = utf8.indices.last else { return false }
         if utf8[end] < 0x80 { return (0x21...0x7E).contains(utf8[end]) }
-        while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }
-        var iterator = UnsafeBufferPointer(rebasing: utf8[end...]).makeIterator()
-        var decoder = UTF8()
-        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return false }
-        return startsOwnCluster(scalar.value)
+        while true {
+            while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }
+            guard let scalar = scalar(utf8, at: end) else { return false }
+            guard isThaiMark(scalar) else { return startsOwnCluster(scalar) }
+            guard end > 0, utf8[end - 1] >= 0x80 else { return false }
+            end -= 1
+        }
+    }
+
+    /// Thai's vowel and tone marks, which grapheme breaking joins to the scalar before them (Grapheme_Cluster_Break
+    /// Extend, U+0E33 SpacingMark): U+0E31, U+0E33–U+0E3A and U+0E47–U+0E4E.
+    static func isThaiMark(_ value: UInt32) -> Bool {
+        value == 0xE31 || (0xE33...0xE3A).contains(value) || (0xE47...0xE4E).contains(value)
     }
 
     /// Letters whose Grapheme_Cluster_Break is Other (or LV/LVT: Hangul syllables) and that are no whitespace: the
-    /// letters of Latin-1 and Latin Extended-A and B, Greek, Cyrillic, Armenian, Hebrew and Arabic, kana, CJK
-    /// ideographs, Hangul syllables and fullwidth ASCII. Nothing joins them to a cluster before them but a Prepend
-    /// or Hangul scalar, neither of which is whitespace. Anything else (marks, Thai and Indic vowels, emoji) is
-    /// left to the `Character` definition.
+    /// letters of Latin-1 and Latin Extended-A and B, Greek, Cyrillic, Armenian, Hebrew, Arabic and Thai (its
+    /// consonants and vowels that are no marks), kana, CJK ideographs, Hangul syllables and fullwidth ASCII. Nothing
+    /// joins them to a cluster before them but a Prepend or Hangul scalar, neither of which is whitespace. Anything
+    /// else (marks, Indic vowels, emoji) is left to the `Character` definition.
     static func startsOwnCluster(_ value: UInt32) -> Bool {
         switch value {
         case 0xC0...0x24F, 0x386...0x3FF, 0x400...0x482, 0x48A...0x52F, 0x531...0x556, 0x561...0x587,
-            0x5D0...0x5EA, 0x620...0x64A, 0x660...0x669, 0x671...0x6D3, 0x3041...0x3096, 0x30A1...0x30FA,
+            0x5D0...0x5EA, 0x620...0x64A, 0x660...0x669, 0x671...0x6D3, 0xE01...0xE30, 0xE32, 0xE40...0xE46,
+            0x3041...0x3096, 0x30A1...0x30FA,
             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFF01...0xFF5E:
             return true
         default:

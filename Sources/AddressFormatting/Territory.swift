@@ -14,68 +14,82 @@ enum Territory {
 }
 
 /// Territory names for one snapshot, in the viewer's ICU locale, memoised on first use (ICU's display names read
-/// resource bundles each time). A request finds its name without hashing: the ICU locales met are few (one per
-/// language and region group), so their keys are compared in turn, and a locale's names are held by the
-/// country's two letters. At most `localeLimit` locales are held; the next one starts afresh.
+/// resource bundles each time). A request finds its name without hashing or comparing ids in turn: the ICU locale
+/// follows from the viewer's language and region (`LocaleResolver` derives it from them), so a row of names is
+/// found by the language's index and the region's code, and a name in it by the country's two letters. Each row
+/// keeps the id it was made for and answers only a locale with that id. At most `localeLimit` rows are held; the
+/// next one starts afresh.
 final class TerritoryCache: Sendable {
     static let localeLimit = 64
 
-    private let locales = Mutex<Locales>(Locales())
+    /// Region keys per language: two letters (`(A…Z) * 26 + (A…Z)`), no region, then three digits.
+    private static let regionKeys = 26 * 26 + 1 + 1000
 
-    private struct Locales {
-        /// Per locale held, in the order they were met.
-        var keys: [LocaleKey] = []
-        /// Per locale held, by `slot(_:)`: nil until asked.
+    private let languageCount: Int
+    private let rows: Mutex<Rows>
+
+    private struct Rows {
+        /// The row of each language and region key (`language * regionKeys + key`), -1 for none yet.
+        var byKey: [Int16]
+        /// Per row, the ICU locale id its names are in.
+        var ids: [String] = []
+        /// Per row, by `FormatCatalog.slot(_:)`: nil until asked.
         var names: [[String?]] = []
+
+        init(keys: Int) {
+            byKey = [Int16](repeating: -1, count: keys)
+        }
     }
 
-    /// An ICU locale id compared as three words: its length and its first 16 bytes; a longer id is compared
-    /// whole as well.
-    private struct LocaleKey: Equatable {
-        let count: Int
-        let first: UInt64
-        let second: UInt64
-        let id: String
+    /// A cache for viewers in `languageCount` languages (the label tables', by `AddressRenderer.LanguageChoice`).
+    init(languageCount: Int) {
+        self.languageCount = languageCount
+        rows = Mutex(Rows(keys: languageCount * Self.regionKeys))
+    }
 
-        init(_ id: String) {
-            var id = id
-            self.id = id
-            count = id.utf8.count
-            (first, second) = id.withUTF8 { utf8 in
-                var words: (UInt64, UInt64) = (0, 0)
-                withUnsafeMutableBytes(of: &words) {
-                    $0.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8.prefix(16))))
-                }
-                return words
+    /// The key of a viewer's region: its slot for two upper-case letters, `26 * 26` for none, above that for three
+    /// digits; nil for anything else.
+    static func regionKey(_ region: String?) -> Int? {
+        guard let region else { return 26 * 26 }
+        let count = region.utf8.count
+        guard count == 2 || count == 3 else { return nil }
+        return FormatCatalog.withBytes(region) { bytes -> Int? in
+            if count == 2 {
+                guard (0x41...0x5A).contains(bytes[0]), (0x41...0x5A).contains(bytes[1]) else { return nil }
+                return Int(bytes[0] &- 0x41) * 26 + Int(bytes[1] &- 0x41)
             }
-        }
-
-        static func == (left: LocaleKey, right: LocaleKey) -> Bool {
-            left.count == right.count && left.first == right.first && left.second == right.second
-                && (left.count <= 16 || left.id == right.id)
+            guard bytes.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            return 26 * 26 + 1 + Int(bytes[0] &- 0x30) * 100 + Int(bytes[1] &- 0x30) * 10 + Int(bytes[2] &- 0x30)
         }
     }
 
-    /// `Territory.name`, remembered per ICU locale.
-    func name(_ code: String, locale: ResolvedLocale) -> String {
-        guard let slot = FormatCatalog.slot(code) else { return Territory.name(code, locale: locale) }
-        let key = LocaleKey(locale.icuLocale)
-        let known = locales.withLock { locales -> String? in
-            guard let index = locales.keys.firstIndex(of: key) else { return nil }
-            return locales.names[index][slot]
+    /// `Territory.name` of the country at `slot` (`FormatCatalog.slot(_:)`, nil for a code without one), remembered
+    /// per viewer language (`language`, nil for one without a label table) and region.
+    func name(_ code: String, slot: Int?, language: Int?, locale: ResolvedLocale) -> String {
+        guard let slot, let language, language < languageCount, let region = Self.regionKey(locale.region) else {
+            return Territory.name(code, locale: locale)
+        }
+        let key = language * Self.regionKeys + region
+        let id = locale.icuLocale
+        let known = rows.withLock { rows -> String? in
+            let row = Int(rows.byKey[key])
+            guard row >= 0, rows.ids[row] == id else { return nil }
+            return rows.names[row][slot]
         }
         if let known { return known }
         let name = Territory.name(code, locale: locale)
-        locales.withLock { locales in
-            if let index = locales.keys.firstIndex(of: key) {
-                locales.names[index][slot] = name
+        rows.withLock { rows in
+            let row = Int(rows.byKey[key])
+            if row >= 0 {
+                if rows.ids[row] == id { rows.names[row][slot] = name }
                 return
             }
-            if locales.keys.count >= Self.localeLimit { locales = Locales() }
+            if rows.ids.count >= Self.localeLimit { rows = Rows(keys: languageCount * Self.regionKeys) }
             var names = [String?](repeating: nil, count: 26 * 26)
             names[slot] = name
-            locales.keys.append(key)
-            locales.names.append(names)
+            rows.byKey[key] = Int16(rows.ids.count)
+            rows.ids.append(id)
+            rows.names.append(names)
         }
         return name
     }

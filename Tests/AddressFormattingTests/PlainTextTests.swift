@@ -45,6 +45,55 @@ import Testing
         }
     }
 
+    /// Thai text ends in a consonant or vowel, or in marks after one: trimming decided by its last scalars must
+    /// match trimming whole characters, next to spaces, marks alone and other scripts.
+    @Test func trimmingThaiMatchesCharacterWhitespace() {
+        var random = SplitMix(seed: 11)
+        let pieces = [
+            "ถนนราชดำริ", "แขวงลุมพินี", "เขตปทุมวัน", "กรุงเทพมหานคร", "ก", "เ", "\u{E31}", "\u{E33}", "\u{E38}\u{E48}",
+            "\u{E4E}", "\u{E2F}", "\u{E3F}", "\u{E4F}", "\u{E5B}", " ", "\u{3000}", "\u{A0}", "a", "e\u{301}",
+            "\u{200D}", "\u{0600}",
+        ]
+        for _ in 0..<20000 {
+            var sample = ""
+            for _ in 0...random.next(4) { sample += pieces[random.next(pieces.count)] }
+            let reference = RenderingDefinitionTests.trimmed(sample[...])
+            #expect(PlainText.trimmed(sample).utf8.elementsEqual(reference.utf8), "\(sample.debugDescription)")
+        }
+    }
+
+    /// The Thai letters `startsOwnCluster` takes start a cluster after a letter, and the marks `isThaiMark` names
+    /// join the one before them, as the standard library breaks them.
+    @Test func thaiLettersAndMarksBreakAsTheStandardLibraryBreaks() {
+        for value in UInt32(0xE01)...0xE5B {
+            guard let scalar = Unicode.Scalar(value), scalar.properties.generalCategory != .unassigned else { continue }
+            let joins = "\u{E01}\(String(scalar))".count == 1
+            if PlainText.startsOwnCluster(value) { #expect(!joins, "U+\(String(value, radix: 16))") }
+            #expect(joins == PlainText.isThaiMark(value), "U+\(String(value, radix: 16))")
+        }
+    }
+
+    /// `scalar(_:at:)` reads a sequence as `UTF8`'s decoder does: every lead byte with every second byte, and the
+    /// bytes after it of a sample, well-formed or not, at the end of the text or short of it.
+    @Test func scalarsAreDecodedAsTheStandardLibraryDecodesThem() {
+        let tails: [[UInt8]] = [[], [0x80], [0xBF], [0x41], [0x80, 0x80], [0xBF, 0xBF], [0x8F, 0x41], [0xC0, 0x80]]
+        for lead in UInt8(0)...0xFF {
+            for second in UInt8(0)...0xFF {
+                for tail in tails {
+                    let bytes = [lead, second] + tail
+                    var iterator = bytes.makeIterator()
+                    var decoder = UTF8()
+                    let expected: UInt32? =
+                        if case .scalarValue(let scalar) = decoder.decode(&iterator) { scalar.value } else { nil }
+                    let scalar = bytes.withUnsafeBufferPointer { PlainText.scalar($0, at: 0) }
+                    #expect(scalar == expected, "\(bytes)")
+                }
+            }
+            let alone = [lead].withUnsafeBufferPointer { PlainText.scalar($0, at: 0) }
+            #expect(alone == (lead < 0x80 ? UInt32(lead) : nil), "\(lead)")
+        }
+    }
+
     @Test func whitespaceScalarsAreTheStandardLibrarys() {
         // Every White_Space scalar is in the Basic Multilingual Plane: all of it, and a sample of the planes above.
         for value in Array(UInt32(0)...0xFFFF) + Array(stride(from: UInt32(0x10000), through: 0x10FFFF, by: 97)) {

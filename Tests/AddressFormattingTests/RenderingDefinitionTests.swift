@@ -121,6 +121,8 @@ import Testing
             "e\u{301}", "E\u{301}", "\u{301}", "İ", "i", "Σ", "σ", "ς", "ｘ", "Ｘ", " ", "-", "1",
             "東", "京", "都", "\u{3400}", "\u{9FFF}", "\u{F900}", "\u{8C48}", "が", "か\u{3099}", "か", "\u{3099}", "ヴ",
             "ウ\u{3099}", "가", "\u{1100}\u{1161}", "각", "\u{11A8}", "آ", "ا\u{653}", "ا", "\u{640}", "\u{64B}", "ก",
+            "ข", "\u{E38}", "\u{E48}", "\u{E3A}", "\u{E31}", "\u{E33}", "ก\u{E38}\u{E48}", "ก\u{E48}\u{E38}",
+            "ก\u{E4D}\u{E32}",
         ]
         var random = SplitMix(seed: 7)
         for _ in 0..<20000 {
@@ -143,7 +145,8 @@ import Testing
     /// combining class, so text of them alone is equal exactly when its scalars are.
     @Test func caselessScalarsCompareAsScalars() {
         let ranges: [ClosedRange<UInt32>] = [
-            0x620...0x64A, 0x3041...0x3096, 0x30A1...0x30FA, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3,
+            0x620...0x64A, 0xE01...0xE37, 0xE3F...0xE47, 0xE4C...0xE5B, 0x3041...0x3096, 0x30A1...0x30FA,
+            0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3,
         ]
         for range in ranges {
             for value in range {
@@ -153,6 +156,20 @@ import Testing
                 #expect(AddressRenderer.sameText(.string(String(scalar)), .string(String(scalar))), "\(value)")
             }
         }
+    }
+
+    /// Thai's marks with a combining class: caseless, and compared over bytes only one at a time, as two in a row
+    /// may be spelled in either order.
+    @Test func thaiMarksCompareAsScalarsOneAtATime() {
+        for value: UInt32 in [0xE38, 0xE39, 0xE3A, 0xE48, 0xE49, 0xE4A, 0xE4B] {
+            let scalar = Unicode.Scalar(value)!
+            #expect(scalar.properties.lowercaseMapping == String(scalar), "\(value)")
+            #expect(scalar.properties.canonicalCombiningClass != .notReordered, "\(value)")
+        }
+        #expect(AddressRenderer.sameText(.string("ก\u{E38}\u{E48}"), .string("ก\u{E48}\u{E38}")))
+        #expect(!AddressRenderer.sameText(.string("ก\u{E38}"), .string("ก\u{E48}")))
+        #expect(AddressRenderer.sameText(.string("กรุงเทพมหานคร"), .string("กรุงเทพมหานคร")))
+        #expect(!AddressRenderer.sameText(.string("กรุงเทพมหานคร"), .string("เขตปทุมวัน")))
     }
 
     /// `Character.isWhitespace` trimmed off both ends: the definition `PlainText.trimmed` stands in for.
