@@ -96,12 +96,17 @@ extension FieldReader {
     /// name walks them all for each name. False, with `body` not called, for an object tree.
     @inlinable
     public func forEachMember(_ body: (UnsafeBufferPointer<UInt8>, MemberSlot) -> Void) -> Bool {
-        switch storage {
-        case .tree: return false
-        case .flat(let record, let index):
-            record.forEachMemberName(of: index) { name, entry in body(name, MemberSlot(entry: entry)) }
-            return true
+        // The walk is inlined into the caller, with `body`: the record is neither retained nor called back.
+        guard let members = storage.flatMembers() else { return false }
+        var child = members.first
+        while child < members.end {
+            let entry = members.entries[child]
+            body(
+                UnsafeBufferPointer(start: members.line + Int(entry.keyStart), count: Int(entry.keyCount)),
+                MemberSlot(entry: Int32(truncatingIfNeeded: child)))
+            child = Int(entry.end)
         }
+        return true
     }
 
     /// Calls `body` with the UTF-8 of the member at `slot` (from `forEachMember(_:)`) when it is a string; nil for
@@ -109,30 +114,55 @@ extension FieldReader {
     /// record and stay where they are while the request lives, so a plugin may keep them while it answers it.
     @inlinable
     public func withUTF8<Result>(at slot: MemberSlot, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        switch storage {
-        case .tree: return nil
-        case .flat(let record, _):
-            let entry = Int(slot.entry)
-            guard record.kind(entry) == .string else { return nil }
-            return body(record.text(entry))
-        }
+        guard let text = storage.string(at: slot) else { return nil }
+        return body(text)
     }
 }
 
-extension RequestRecord {
-    /// Calls `body` with the name and entry index of every member of the object at `object`, in order.
+/// The members of a flat object where they lie in its record, for a walk inlined into a plugin: valid while the
+/// storage that lent them is.
+@usableFromInline
+struct FlatMembers {
+    @usableFromInline let entries: UnsafePointer<RequestRecord.Entry>
+    @usableFromInline let line: UnsafePointer<UInt8>
+    /// The first member's entry, and the entry after the object's last member.
+    @usableFromInline let first: Int
+    @usableFromInline let end: Int
+
+    init(entries: UnsafePointer<RequestRecord.Entry>, line: UnsafePointer<UInt8>, first: Int, end: Int) {
+        self.entries = entries
+        self.line = line
+        self.first = first
+        self.end = end
+    }
+}
+
+extension FieldStorage {
+    /// The object's members where they lie, or nil for a tree. Out of line, as `textMember(_:)` is, so the
+    /// caller's inlined code holds no reference of the record.
     @usableFromInline
-    func forEachMemberName(of object: Int, _ body: (UnsafeBufferPointer<UInt8>, Int32) -> Void) {
-        let entries = entries.base!
-        let line = bytes.base!
-        var child = object &+ 1
-        let end = Int(entries[object].end)
-        while child < end {
-            let entry = entries[child]
-            body(
-                UnsafeBufferPointer(start: line + Int(entry.keyStart), count: Int(entry.keyCount)),
-                Int32(truncatingIfNeeded: child))
-            child = Int(entry.end)
+    func flatMembers() -> FlatMembers? {
+        // A `switch`: `guard case` retained the record and released it again.
+        switch self {
+        case .tree: return nil
+        case .flat(let record, let index):
+            let entries = record.entries.base!
+            return FlatMembers(
+                entries: entries, line: record.bytes.base!, first: index &+ 1, end: Int(entries[index].end))
+        }
+    }
+
+    /// The UTF-8 of the member at `slot` (from `flatMembers()`) when it is a string; nil for another value or a
+    /// tree. Out of line, as `textMember(_:)` is.
+    @usableFromInline
+    func string(at slot: MemberSlot) -> UnsafeBufferPointer<UInt8>? {
+        switch self {
+        case .tree: return nil
+        case .flat(let record, _):
+            let entry = record.entries.base![Int(slot.entry)]
+            guard entry.kind == .string else { return nil }
+            let source = entry.inDecoded ? record.decoded.base : record.bytes.base
+            return UnsafeBufferPointer(start: source.map { $0 + Int(entry.start) }, count: Int(entry.count))
         }
     }
 }
