@@ -176,7 +176,7 @@ final class RequestRecord: @unchecked Sendable {
     }
 
     /// The text of the string or number at `index`, as bytes, valid while the record holds this line.
-    @inlinable
+    @inlinable @inline(__always)
     func text(_ index: Int) -> UnsafeBufferPointer<UInt8> {
         let entry = entries.base![index]
         let source = entry.inDecoded ? decoded.base : bytes.base
