@@ -155,10 +155,8 @@ public final class Dispatcher: Sendable {
             if !isKnownUniquelyReferenced(&record) { record = RequestRecord() }
             // The lane holds both for the call, so they are lent unretained: the plugin set's count is one that
             // both loops would write.
-            let (slot, failed) = Unmanaged.passUnretained(plugins!)._withUnsafeGuaranteedRef { plugins in
-                Unmanaged.passUnretained(record)._withUnsafeGuaranteedRef { record in
-                    dispatcher.answer(line, into: &out, plugins: plugins, record: record)
-                }
+            let (slot, failed) = Unmanaged.passUnretained(record)._withUnsafeGuaranteedRef { record in
+                dispatcher.answer(line, into: &out, plugins: .passUnretained(plugins!), record: record)
             }
             if record.isLarge { record = RequestRecord() }
             let ended = Dispatcher.now()
@@ -222,9 +220,12 @@ public final class Dispatcher: Sendable {
         return head
     }
 
-    /// Answers one line with `plugins` (the registry's current set when nil); the stats slot and whether it failed.
+    /// Answers one line with `plugins` (the registry's current set when nil), which the caller holds: lent as an
+    /// `Unmanaged`, since a reference passed down was retained and released around the plugin's call, a count
+    /// that every loop would write. The stats slot and whether it failed.
     private func answer(
-        _ line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], plugins: PluginSet?, record: RequestRecord
+        _ line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], plugins: Unmanaged<PluginSet>?,
+        record: RequestRecord
     ) -> (slot: Int, failed: Bool) {
         let request: Request
         do {
@@ -255,7 +256,10 @@ public final class Dispatcher: Sendable {
             } else if let plugins {
                 try answer(request, route: route, with: plugins, in: record, into: &out)
             } else {
-                try answer(request, route: route, with: registry.current, in: record, into: &out)
+                let current = registry.current
+                try withExtendedLifetime(current) {
+                    try answer(request, route: route, with: .passUnretained(current), in: record, into: &out)
+                }
             }
             return (slot, false)
         } catch let error as any WireError {
@@ -268,16 +272,19 @@ public final class Dispatcher: Sendable {
         return (slot, true)
     }
 
-    /// Answers with the set's handler of the plugin, lent unretained (the set holds it for the call).
+    /// Answers with the set's handler of the plugin, lent unretained (the set holds it for the call), as the set is.
     private func answer(
-        _ request: Request, route: Route, with set: PluginSet, in record: RequestRecord, into out: inout [UInt8]
+        _ request: Request, route: Route, with set: Unmanaged<PluginSet>, in record: RequestRecord,
+        into out: inout [UInt8]
     ) throws {
         let start = out.count
         var writer = ResponseWriter(taking: &out)
         writeEnvelope(request, in: record, to: &writer)
         do {
-            try set.handlers[route.plugin]._withUnsafeGuaranteedRef { handler in
-                try handler.handle(opAt: route.op, request, into: &writer)
+            try set._withUnsafeGuaranteedRef { set in
+                try set.handlers[route.plugin]._withUnsafeGuaranteedRef { handler in
+                    try handler.handle(opAt: route.op, request, into: &writer)
+                }
             }
         } catch {
             writer.discard(into: &out, from: start)
