@@ -80,13 +80,20 @@ public struct UTF8Strings {
 }
 
 /// A member of a flat request's object, as `FieldReader.forEachMember(_:)` lends it: its value is read with
-/// `FieldReader.withUTF8(at:_:)` of the same reader.
-public struct MemberSlot: Sendable, Equatable {
+/// `FieldReader.withUTF8(at:_:)` of the same reader. Where a string's bytes are is found by the walk, so reading
+/// them costs no call into the record.
+public struct MemberSlot: @unchecked Sendable, Equatable {
     @usableFromInline let entry: Int32
+    /// The string's length in bytes, or -1 when the value is no string.
+    @usableFromInline let count: Int32
+    /// The string's first byte in the record (the line, or its unescaped text).
+    @usableFromInline let start: UnsafePointer<UInt8>
 
     @inlinable
-    init(entry: Int32) {
+    init(entry: Int32, count: Int32, start: UnsafePointer<UInt8>) {
         self.entry = entry
+        self.count = count
+        self.start = start
     }
 }
 
@@ -101,9 +108,12 @@ extension FieldReader {
         var child = members.first
         while child < members.end {
             let entry = members.entries[child]
+            let text = (entry.inDecoded ? members.decoded : members.line) + Int(entry.start)
             body(
                 UnsafeBufferPointer(start: members.line + Int(entry.keyStart), count: Int(entry.keyCount)),
-                MemberSlot(entry: Int32(truncatingIfNeeded: child)))
+                MemberSlot(
+                    entry: Int32(truncatingIfNeeded: child), count: entry.kind == .string ? entry.count : -1,
+                    start: text))
             child = Int(entry.end)
         }
         return true
@@ -114,8 +124,10 @@ extension FieldReader {
     /// record and stay where they are while the request lives, so a plugin may keep them while it answers it.
     @inlinable
     public func withUTF8<Result>(at slot: MemberSlot, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        guard let text = storage.string(at: slot) else { return nil }
-        return body(text)
+        // No payload is bound, so the record is not retained.
+        if case .tree = storage { return nil }
+        guard slot.count >= 0 else { return nil }
+        return body(UnsafeBufferPointer(start: slot.start, count: Int(slot.count)))
     }
 }
 
@@ -125,13 +137,19 @@ extension FieldReader {
 struct FlatMembers {
     @usableFromInline let entries: UnsafePointer<RequestRecord.Entry>
     @usableFromInline let line: UnsafePointer<UInt8>
+    /// The unescaped text of strings with escapes (`RequestRecord.decoded`), or `line` when there is none.
+    @usableFromInline let decoded: UnsafePointer<UInt8>
     /// The first member's entry, and the entry after the object's last member.
     @usableFromInline let first: Int
     @usableFromInline let end: Int
 
-    init(entries: UnsafePointer<RequestRecord.Entry>, line: UnsafePointer<UInt8>, first: Int, end: Int) {
+    init(
+        entries: UnsafePointer<RequestRecord.Entry>, line: UnsafePointer<UInt8>, decoded: UnsafePointer<UInt8>,
+        first: Int, end: Int
+    ) {
         self.entries = entries
         self.line = line
+        self.decoded = decoded
         self.first = first
         self.end = end
     }
@@ -147,22 +165,10 @@ extension FieldStorage {
         case .tree: return nil
         case .flat(let record, let index):
             let entries = record.entries.base!
+            let line = record.bytes.base!
             return FlatMembers(
-                entries: entries, line: record.bytes.base!, first: index &+ 1, end: Int(entries[index].end))
-        }
-    }
-
-    /// The UTF-8 of the member at `slot` (from `flatMembers()`) when it is a string; nil for another value or a
-    /// tree. Out of line, as `textMember(_:)` is.
-    @usableFromInline
-    func string(at slot: MemberSlot) -> UnsafeBufferPointer<UInt8>? {
-        switch self {
-        case .tree: return nil
-        case .flat(let record, _):
-            let entry = record.entries.base![Int(slot.entry)]
-            guard entry.kind == .string else { return nil }
-            let source = entry.inDecoded ? record.decoded.base : record.bytes.base
-            return UnsafeBufferPointer(start: source.map { $0 + Int(entry.start) }, count: Int(entry.count))
+                entries: entries, line: line, decoded: record.decoded.base ?? line, first: index &+ 1,
+                end: Int(entries[index].end))
         }
     }
 }
