@@ -37,6 +37,16 @@ public final class ByteKeyedCache<Value: Sendable>: Sendable {
         return table.withLock { $0.insert(value, for: lent.bytes, hash: hash) }
     }
 
+    /// The value remembered for `key`, or nil: a hit costs a hash, a lock and a lookup, with no closure to build
+    /// (the caller makes and remembers a missing value with `value(for:orMake:)`).
+    @inlinable
+    public func cached(for key: UnsafeBufferPointer<UInt8>) -> Value? {
+        guard key.count <= longestKey else { return nil }
+        let hash = ByteKeyedTable<Value>.hash(key, seed: seed)
+        let lent = ByteKeyedTable<Value>.LentKey(bytes: key)
+        return table.withLock { $0.find(lent.bytes, hash: hash) }
+    }
+
     /// How many entries are held now.
     public var count: Int {
         table.withLock { $0.count }

@@ -113,7 +113,8 @@ public final class Dispatcher: Sendable {
     /// shared stats shard; an event loop answers through its own `Lane` instead.
     public func respond(to line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         let started = Self.now()
-        let (slot, failed) = answer(line, into: &out, plugins: nil, record: RequestRecord())
+        var writer = ResponseWriter()
+        let (slot, failed) = answer(line, into: &out, plugins: nil, record: RequestRecord(), writer: &writer)
         stats.record(slot: slot, failed: failed, nanoseconds: Self.now() &- started)
     }
 
@@ -127,6 +128,8 @@ public final class Dispatcher: Sendable {
         private var clock: UInt64 = 0
         /// The record every line is read into, reused while no request still holds it.
         private var record = RequestRecord()
+        /// The writer of every answer, taken up again for each: a new one zeroed its staging bytes per request.
+        @exclusivity(unchecked) private var writer = ResponseWriter()
 
         public init(_ dispatcher: Dispatcher) {
             self.dispatcher = dispatcher
@@ -155,10 +158,9 @@ public final class Dispatcher: Sendable {
             if !isKnownUniquelyReferenced(&record) { record = RequestRecord() }
             // The lane holds both for the call, so they are lent unretained: the plugin set's count is one that
             // both loops would write.
-            let (slot, failed) = Unmanaged.passUnretained(plugins!)._withUnsafeGuaranteedRef { plugins in
-                Unmanaged.passUnretained(record)._withUnsafeGuaranteedRef { record in
-                    dispatcher.answer(line, into: &out, plugins: plugins, record: record)
-                }
+            let (slot, failed) = Unmanaged.passUnretained(record)._withUnsafeGuaranteedRef { record in
+                dispatcher.answer(
+                    line, into: &out, plugins: .passUnretained(plugins!), record: record, writer: &writer)
             }
             if record.isLarge { record = RequestRecord() }
             let ended = Dispatcher.now()
@@ -222,9 +224,12 @@ public final class Dispatcher: Sendable {
         return head
     }
 
-    /// Answers one line with `plugins` (the registry's current set when nil); the stats slot and whether it failed.
+    /// Answers one line with `plugins` (the registry's current set when nil), which the caller holds: lent as an
+    /// `Unmanaged`, since a reference passed down was retained and released around the plugin's call, a count
+    /// that every loop would write. The stats slot and whether it failed.
     private func answer(
-        _ line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], plugins: PluginSet?, record: RequestRecord
+        _ line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8], plugins: Unmanaged<PluginSet>?,
+        record: RequestRecord, writer: inout ResponseWriter
     ) -> (slot: Int, failed: Bool) {
         let request: Request
         do {
@@ -251,11 +256,17 @@ public final class Dispatcher: Sendable {
             }
             slot = route.slot
             if route.plugin < 0 {
-                try answer(request, builtin: builtinOps[route.builtin].answer, in: record, into: &out)
+                try answer(
+                    request, builtin: builtinOps[route.builtin].answer, in: record, into: &out, writer: &writer)
             } else if let plugins {
-                try answer(request, route: route, with: plugins, in: record, into: &out)
+                try answer(request, route: route, with: plugins, in: record, into: &out, writer: &writer)
             } else {
-                try answer(request, route: route, with: registry.current, in: record, into: &out)
+                let current = registry.current
+                try withExtendedLifetime(current) {
+                    try answer(
+                        request, route: route, with: .passUnretained(current), in: record, into: &out,
+                        writer: &writer)
+                }
             }
             return (slot, false)
         } catch let error as any WireError {
@@ -268,16 +279,19 @@ public final class Dispatcher: Sendable {
         return (slot, true)
     }
 
-    /// Answers with the set's handler of the plugin, lent unretained (the set holds it for the call).
+    /// Answers with the set's handler of the plugin, lent unretained (the set holds it for the call), as the set is.
     private func answer(
-        _ request: Request, route: Route, with set: PluginSet, in record: RequestRecord, into out: inout [UInt8]
+        _ request: Request, route: Route, with set: Unmanaged<PluginSet>, in record: RequestRecord,
+        into out: inout [UInt8], writer: inout ResponseWriter
     ) throws {
         let start = out.count
-        var writer = ResponseWriter(taking: &out)
+        writer.take(&out)
         writeEnvelope(request, in: record, to: &writer)
         do {
-            try set.handlers[route.plugin]._withUnsafeGuaranteedRef { handler in
-                try handler.handle(opAt: route.op, request, into: &writer)
+            try set._withUnsafeGuaranteedRef { set in
+                try set.handlers[route.plugin]._withUnsafeGuaranteedRef { handler in
+                    try handler.handle(opAt: route.op, request, into: &writer)
+                }
             }
         } catch {
             writer.discard(into: &out, from: start)
@@ -287,10 +301,11 @@ public final class Dispatcher: Sendable {
     }
 
     private func answer(
-        _ request: Request, builtin: BuiltinOp, in record: RequestRecord, into out: inout [UInt8]
+        _ request: Request, builtin: BuiltinOp, in record: RequestRecord, into out: inout [UInt8],
+        writer: inout ResponseWriter
     ) throws {
         let start = out.count
-        var writer = ResponseWriter(taking: &out)
+        writer.take(&out)
         writeEnvelope(request, in: record, to: &writer)
         do {
             try builtin(request, &writer)

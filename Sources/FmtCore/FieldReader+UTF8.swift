@@ -80,13 +80,20 @@ public struct UTF8Strings {
 }
 
 /// A member of a flat request's object, as `FieldReader.forEachMember(_:)` lends it: its value is read with
-/// `FieldReader.withUTF8(at:_:)` of the same reader.
-public struct MemberSlot: Sendable, Equatable {
+/// `FieldReader.withUTF8(at:_:)` of the same reader. Where a string's bytes are is found by the walk, so reading
+/// them costs no call into the record.
+public struct MemberSlot: @unchecked Sendable, Equatable {
     @usableFromInline let entry: Int32
+    /// The string's length in bytes, or -1 when the value is no string.
+    @usableFromInline let count: Int32
+    /// The string's first byte in the record (the line, or its unescaped text).
+    @usableFromInline let start: UnsafePointer<UInt8>
 
     @inlinable
-    init(entry: Int32) {
+    init(entry: Int32, count: Int32, start: UnsafePointer<UInt8>) {
         self.entry = entry
+        self.count = count
+        self.start = start
     }
 }
 
@@ -96,12 +103,20 @@ extension FieldReader {
     /// name walks them all for each name. False, with `body` not called, for an object tree.
     @inlinable
     public func forEachMember(_ body: (UnsafeBufferPointer<UInt8>, MemberSlot) -> Void) -> Bool {
-        switch storage {
-        case .tree: return false
-        case .flat(let record, let index):
-            record.forEachMemberName(of: index) { name, entry in body(name, MemberSlot(entry: entry)) }
-            return true
+        // The walk is inlined into the caller, with `body`: the record is neither retained nor called back.
+        guard let members = storage.flatMembers() else { return false }
+        var child = members.first
+        while child < members.end {
+            let entry = members.entries[child]
+            let text = (entry.inDecoded ? members.decoded : members.line) + Int(entry.start)
+            body(
+                UnsafeBufferPointer(start: members.line + Int(entry.keyStart), count: Int(entry.keyCount)),
+                MemberSlot(
+                    entry: Int32(truncatingIfNeeded: child), count: entry.kind == .string ? entry.count : -1,
+                    start: text))
+            child = Int(entry.end)
         }
+        return true
     }
 
     /// Calls `body` with the UTF-8 of the member at `slot` (from `forEachMember(_:)`) when it is a string; nil for
@@ -109,30 +124,51 @@ extension FieldReader {
     /// record and stay where they are while the request lives, so a plugin may keep them while it answers it.
     @inlinable
     public func withUTF8<Result>(at slot: MemberSlot, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        switch storage {
-        case .tree: return nil
-        case .flat(let record, _):
-            let entry = Int(slot.entry)
-            guard record.kind(entry) == .string else { return nil }
-            return body(record.text(entry))
-        }
+        // No payload is bound, so the record is not retained.
+        if case .tree = storage { return nil }
+        guard slot.count >= 0 else { return nil }
+        return body(UnsafeBufferPointer(start: slot.start, count: Int(slot.count)))
     }
 }
 
-extension RequestRecord {
-    /// Calls `body` with the name and entry index of every member of the object at `object`, in order.
+/// The members of a flat object where they lie in its record, for a walk inlined into a plugin: valid while the
+/// storage that lent them is.
+@usableFromInline
+struct FlatMembers {
+    @usableFromInline let entries: UnsafePointer<RequestRecord.Entry>
+    @usableFromInline let line: UnsafePointer<UInt8>
+    /// The unescaped text of strings with escapes (`RequestRecord.decoded`), or `line` when there is none.
+    @usableFromInline let decoded: UnsafePointer<UInt8>
+    /// The first member's entry, and the entry after the object's last member.
+    @usableFromInline let first: Int
+    @usableFromInline let end: Int
+
+    init(
+        entries: UnsafePointer<RequestRecord.Entry>, line: UnsafePointer<UInt8>, decoded: UnsafePointer<UInt8>,
+        first: Int, end: Int
+    ) {
+        self.entries = entries
+        self.line = line
+        self.decoded = decoded
+        self.first = first
+        self.end = end
+    }
+}
+
+extension FieldStorage {
+    /// The object's members where they lie, or nil for a tree. Out of line, as `textMember(_:)` is, so the
+    /// caller's inlined code holds no reference of the record.
     @usableFromInline
-    func forEachMemberName(of object: Int, _ body: (UnsafeBufferPointer<UInt8>, Int32) -> Void) {
-        let entries = entries.base!
-        let line = bytes.base!
-        var child = object &+ 1
-        let end = Int(entries[object].end)
-        while child < end {
-            let entry = entries[child]
-            body(
-                UnsafeBufferPointer(start: line + Int(entry.keyStart), count: Int(entry.keyCount)),
-                Int32(truncatingIfNeeded: child))
-            child = Int(entry.end)
+    func flatMembers() -> FlatMembers? {
+        // A `switch`: `guard case` retained the record and released it again.
+        switch self {
+        case .tree: return nil
+        case .flat(let record, let index):
+            let entries = record.entries.base!
+            let line = record.bytes.base!
+            return FlatMembers(
+                entries: entries, line: line, decoded: record.decoded.base ?? line, first: index &+ 1,
+                end: Int(entries[index].end))
         }
     }
 }

@@ -144,9 +144,18 @@ public final class LocaleResolver: Sendable {
     public func resolve(
         utf8 text: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String
     ) throws(CoreError) -> ResolvedLocale {
+        // A hit builds no closure of `make`, whose context retained the resolver.
+        if let cached = cache.cached(for: text) { return cached }
+        return try resolveMissing(utf8: text, field: field())
+    }
+
+    /// `resolve(utf8:field:)` for a text the cache did not hold: made, and remembered.
+    private func resolveMissing(
+        utf8 text: UnsafeBufferPointer<UInt8>, field: String
+    ) throws(CoreError) -> ResolvedLocale {
         // `make` never answers nil, so neither does the cache.
         try cache.value(for: text) { () throws(CoreError) -> ResolvedLocale? in
-            try make(String(decoding: text, as: UTF8.self), field: field())
+            try make(String(decoding: text, as: UTF8.self), field: field)
         }!
     }
 

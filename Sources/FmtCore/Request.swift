@@ -2,7 +2,18 @@
 /// that turns a wrong type into `invalid_field` naming the field.
 public struct Request: Sendable {
     /// The op and id of a request made from a tree; nil for one read flat from its line (`fields` has them).
-    private let envelope: (op: String, id: JSONValue)?
+    /// Boxed, so a flat request (every one a client sends) copies and destroys one word for it, not a tuple.
+    private let envelope: Envelope?
+
+    private final class Envelope: Sendable {
+        let op: String
+        let id: JSONValue
+
+        init(op: String, id: JSONValue) {
+            self.op = op
+            self.id = id
+        }
+    }
     /// A flat request's `op` member: its entry in the record.
     let opEntry: Int
     /// The request's members, `op` and `id` included.
@@ -21,7 +32,7 @@ public struct Request: Sendable {
     }
 
     public init(op: String, id: JSONValue = .null, fields: JSONObject) {
-        envelope = (op, id)
+        envelope = Envelope(op: op, id: id)
         opEntry = -1
         self.fields = FieldReader(fields)
     }

@@ -19,8 +19,8 @@ final class RequestRecord: @unchecked Sendable {
     @usableFromInline
     struct Entry {
         /// The member's name (`count` bytes at `keyStart` of the line), or -1 for an element or the root.
-        var keyStart: Int32
-        var keyCount: Int32
+        @usableFromInline var keyStart: Int32
+        @usableFromInline var keyCount: Int32
         /// A number's literal or a string's text: `count` bytes at `start` of the line, or of `decoded` when
         /// `inDecoded` (a string with escapes). For an object or array, `count` is its members or elements.
         @usableFromInline var start: Int32
@@ -176,7 +176,7 @@ final class RequestRecord: @unchecked Sendable {
     }
 
     /// The text of the string or number at `index`, as bytes, valid while the record holds this line.
-    @inlinable
+    @inlinable @inline(__always)
     func text(_ index: Int) -> UnsafeBufferPointer<UInt8> {
         let entry = entries.base![index]
         let source = entry.inDecoded ? decoded.base : bytes.base

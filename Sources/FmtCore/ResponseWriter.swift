@@ -40,12 +40,12 @@ public struct ResponseWriter: Sendable {
         needsComma = afterMembers
     }
 
-    /// A writer of members after the envelope in `out`, with `out`'s storage until `finishLine(into:)` or
-    /// `discard(into:from:)` gives it back.
+    /// Takes up this writer for the members after the envelope in `out`, with `out`'s storage until
+    /// `finishLine(into:)` or `discard(into:from:)` gives it back: a writer is reused from answer to answer, its
+    /// staging bytes left as they are (only the staged count of them is read), where a new one zeroed them.
     @inline(__always)
-    init(taking out: inout [UInt8]) {
-        storage = []
-        staged = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    mutating func take(_ out: inout [UInt8]) {
+        assert(storage.isEmpty, "a writer is taken up again only once it gave its bytes back")
         stagedCount = 0
         needsComma = true
         swap(&storage, &out)

@@ -110,6 +110,37 @@ final class Reports: Sendable {
         #expect(out.filter { $0 == 0x0A }.count == 5)
     }
 
+    /// A lane reuses one writer from answer to answer: after a long answer, a refused one and a short one, every
+    /// line is what a dispatcher answering each request alone writes.
+    @Test func aLaneAnswersEachLineAsAFreshWriterWould() throws {
+        let registry = try PluginRegistry(
+            pluginTypes: [FailingPlugin.self], store: DataStore(source: .embedded([:]), localDirectory: nil),
+            environment: PluginEnvironment(resolver: LocaleResolver(supported: ["en"])))
+        let dispatcher = Dispatcher(
+            registry: registry,
+            builtins: [
+                Dispatcher.Builtin("long") { _, response in
+                    for _ in 0..<12 { response.member("m", String(repeating: "x", count: 40)) }
+                },
+                Dispatcher.Builtin("short") { _, response in response.member("s", "y") },
+            ])
+        let lines = [
+            #"{"op":"long","id":1}"#, #"{"op":"late","id":2}"#, #"{"op":"short"}"#, #"{"op":"long"}"#,
+            #"{"op":"ping"}"#, #"{"op":"short","id":"last"}"#,
+        ]
+        let lane = Dispatcher.Lane(dispatcher)
+        lane.beginBatch()
+        var out: [UInt8] = []
+        var alone: [UInt8] = []
+        for line in lines {
+            Array(line.utf8).withUnsafeBufferPointer { lane.respond(to: $0, into: &out) }
+            alone += dispatcher.respond(to: Array(line.utf8))
+        }
+        lane.endBatch()
+        #expect(String(decoding: out, as: UTF8.self) == String(decoding: alone, as: UTF8.self))
+        #expect(out.filter { $0 == 0x0A }.count == lines.count)
+    }
+
     @Test func opsAreRoutedByTheirBytes() throws {
         let dispatcher = try Self.dispatcher()
         #expect(Self.respond(dispatcher, #"{"op":"ping"}"#)?["ok"] == .bool(true))

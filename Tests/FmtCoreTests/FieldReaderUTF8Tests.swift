@@ -70,4 +70,28 @@ import Testing
         #expect(fromBytes.bytes == fromStrings.bytes)
         #expect(String(decoding: fromBytes.bytes, as: UTF8.self).contains(#""a\"b""#))
     }
+
+    /// A flat object's members are walked in order, duplicates included, each slot reading the string it holds (nil
+    /// for any other value); a nested object read flat walks its own members; a tree is not walked.
+    @Test(arguments: lines + [#"{"op":"address","address":{"street":"Here","n":5,"city":"Zo\u00eb","street":"x"}}"#])
+    func membersWalkedFlatReadAsTheirValues(line: String) throws {
+        let readings = try Self.readings(line)
+        let (flat, tree) = (readings[0].fields, readings[1].fields)
+        try Self.expectWalk(flat, as: tree)
+        if let nested = try flat.object("address"), let nestedTree = try tree.object("address") {
+            try Self.expectWalk(nested, as: nestedTree)
+        }
+        #expect(!tree.forEachMember { _, _ in Issue.record("a tree's member was walked") })
+    }
+
+    /// Whether walking `flat` gives the members of `tree`, with the strings' bytes.
+    static func expectWalk(_ flat: RequestFields, as tree: RequestFields) throws {
+        var walked: [(name: String, text: [UInt8]?)] = []
+        #expect(
+            flat.forEachMember { name, slot in
+                walked.append((String(decoding: name, as: UTF8.self), flat.withUTF8(at: slot) { Array($0) }))
+            })
+        #expect(walked.map(\.name) == tree.members.map(\.name))
+        #expect(walked.map(\.text) == tree.members.map { $0.value.value?.stringValue.map { Array($0.utf8) } })
+    }
 }
