@@ -34,11 +34,15 @@ final class Reports: Sendable {
 
 /// The dispatcher answers every line with one line and tells its host of every `internal` answer.
 @Suite struct DispatcherTests {
-    static func dispatcher(reporting reports: Reports = Reports()) throws -> Dispatcher {
-        let registry = try PluginRegistry(
+    /// The registry every dispatcher here answers from: the failing fixture plugin alone, English only.
+    static func registry() throws -> PluginRegistry {
+        try PluginRegistry(
             pluginTypes: [FailingPlugin.self], store: DataStore(source: .embedded([:]), localDirectory: nil),
             environment: PluginEnvironment(resolver: LocaleResolver(supported: ["en"])))
-        return Dispatcher(registry: registry, builtins: ["ping": { _, _ in }]) { op, message in
+    }
+
+    static func dispatcher(reporting reports: Reports = Reports()) throws -> Dispatcher {
+        Dispatcher(registry: try registry(), builtins: ["ping": { _, _ in }]) { op, message in
             reports.append("\(op): \(message)")
         }
     }
@@ -60,11 +64,8 @@ final class Reports: Sendable {
     }
 
     @Test func namedBuiltinsKeepTheLastOfANameAndWinOverAPluginsOp() throws {
-        let registry = try PluginRegistry(
-            pluginTypes: [FailingPlugin.self], store: DataStore(source: .embedded([:]), localDirectory: nil),
-            environment: PluginEnvironment(resolver: LocaleResolver(supported: ["en"])))
         let dispatcher = Dispatcher(
-            registry: registry,
+            registry: try Self.registry(),
             builtins: [
                 Dispatcher.Builtin("ping") { _, response in response.member("first", "yes") },
                 Dispatcher.Builtin("fail") { _, response in response.member("builtin", "yes") },
@@ -113,11 +114,8 @@ final class Reports: Sendable {
     /// A lane reuses one writer from answer to answer: after a long answer, a refused one and a short one, every
     /// line is what a dispatcher answering each request alone writes.
     @Test func aLaneAnswersEachLineAsAFreshWriterWould() throws {
-        let registry = try PluginRegistry(
-            pluginTypes: [FailingPlugin.self], store: DataStore(source: .embedded([:]), localDirectory: nil),
-            environment: PluginEnvironment(resolver: LocaleResolver(supported: ["en"])))
         let dispatcher = Dispatcher(
-            registry: registry,
+            registry: try Self.registry(),
             builtins: [
                 Dispatcher.Builtin("long") { _, response in
                     for _ in 0..<12 { response.member("m", String(repeating: "x", count: 40)) }
