@@ -47,19 +47,15 @@ final class TerritoryCache: Sendable {
         rows = Mutex(Rows(keys: languageCount * Self.regionKeys))
     }
 
-    /// The key of a viewer's region: its slot for two upper-case letters, `26 * 26` for none, above that for three
-    /// digits; nil for anything else.
+    /// The key of a viewer's region: its `FormatCatalog.slot(_:)` for two upper-case letters, `26 * 26` for none,
+    /// above that for three digits; nil for anything else.
     static func regionKey(_ region: String?) -> Int? {
         guard let region else { return 26 * 26 }
-        let count = region.utf8.count
-        guard count == 2 || count == 3 else { return nil }
-        return FormatCatalog.withBytes(region) { bytes -> Int? in
-            if count == 2 {
-                guard (0x41...0x5A).contains(bytes[0]), (0x41...0x5A).contains(bytes[1]) else { return nil }
-                return Int(bytes[0] &- 0x41) * 26 + Int(bytes[1] &- 0x41)
-            }
-            guard bytes.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-            return 26 * 26 + 1 + Int(bytes[0] &- 0x30) * 100 + Int(bytes[1] &- 0x30) * 10 + Int(bytes[2] &- 0x30)
+        if let slot = FormatCatalog.slot(region) { return slot }
+        guard region.utf8.count == 3 else { return nil }
+        return FormatCatalog.withBytes(region) { digits -> Int? in
+            guard digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            return 26 * 26 + 1 + Int(digits[0] &- 0x30) * 100 + Int(digits[1] &- 0x30) * 10 + Int(digits[2] &- 0x30)
         }
     }
 
