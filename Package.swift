@@ -130,7 +130,8 @@ let package = Package(
         ),
         .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore", "FmtTesting", "CopyRules"]),
         .testTarget(name: "CopyRulesTests", dependencies: ["CopyRules", "FmtCore"]),
-        .testTarget(name: "PhonePluginTests", dependencies: ["PhonePlugin", "FmtCore", "FmtTesting", "fmtd"]),
+        .testTarget(
+            name: "PhonePluginTests", dependencies: ["PhonePlugin", "PhoneNumbers", "FmtCore", "FmtTesting", "fmtd"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

@@ -338,15 +338,27 @@ public struct FieldReader<Failures: FieldFailures>: Sendable {
         try array(name, of: \.stringValue, expected: "a string")
     }
 
-    /// A region member (`NL`, `nl`, `UK` → `GB`) as `Region(alpha2:)` reads it; another string is refused as
-    /// not an ISO 3166-1 alpha-2 `noun` code, with `example`.
+    /// A region member (`NL`, `nl`, `UK` → `GB`) as `Region(alpha2:accepting:)` reads it; another string is
+    /// refused as not a `noun` code the field accepts, with `example`.
     @inlinable
-    public func region(_ name: String, noun: String = "region", example: String = "NL") throws(Failure) -> Region? {
-        if case .found(let region) = storage.regionMember(name) { return region }
+    public func region(
+        _ name: String, accepting accepted: Region.Accepted = .territory, noun: String = "region",
+        example: String = "NL"
+    ) throws(Failure) -> Region? {
+        if case .found(let region) = storage.regionMember(name, accepting: accepted) { return region }
         guard let text = try string(name) else { return nil }
-        guard let region = Region(alpha2: text) else {
-            throw failures.invalid(
-                path(name), "\"\(text.prefix(16))\" is not an ISO 3166-1 alpha-2 \(noun) code (e.g. \(example)).")
+        guard let region = Region(alpha2: text, accepting: accepted) else {
+            let quoted = "\"\(text.prefix(16))\""
+            let message: String
+            switch accepted {
+            case .territory: message = "\(quoted) is not an ISO 3166-1 alpha-2 \(noun) code (e.g. \(example))."
+            case .territoryOrUnknown:
+                message =
+                    "\(quoted) is not an ISO 3166-1 alpha-2 \(noun) code (e.g. \(example)), nor ZZ for an unknown one."
+            case .anyLetters:
+                message = "\(quoted) is not a \(noun) code: two ASCII letters (e.g. \(example); ZZ for none)."
+            }
+            throw failures.invalid(path(name), message)
         }
         return region
     }
@@ -514,7 +526,7 @@ enum FieldStorage: Sendable {
         }
     }
 
-    /// What `regionMember(_:)` found.
+    /// What `regionMember(_:accepting:)` found.
     @usableFromInline
     enum RegionMember {
         /// A string member that names a region, read from its bytes.
@@ -525,12 +537,12 @@ enum FieldStorage: Sendable {
 
     /// The last member named `name` when it is a string naming a region (flat storage only).
     @usableFromInline
-    func regionMember(_ name: String) -> RegionMember {
+    func regionMember(_ name: String, accepting accepted: Region.Accepted) -> RegionMember {
         switch self {
         case .tree: return .other
         case .flat(let record, let index):
             guard let member = record.member(name, in: index), record.kind(member) == .string,
-                let region = record.region(member)
+                let region = record.region(member, accepting: accepted)
             else { return .other }
             return .found(region)
         }

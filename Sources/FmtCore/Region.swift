@@ -11,19 +11,50 @@ public struct Region: Hashable, Sendable, CustomStringConvertible {
         self.code = code
     }
 
+    /// What a region field accepts. Every op reads its region fields through this one parser, and each field
+    /// says which of these it takes, so two fields that take the same codes can never disagree about one.
+    public enum Accepted: Sendable {
+        /// A territory ICU knows, through its aliases (`UK` → `GB`): where a region must name a real place
+        /// (an address's country, a viewer's region for addresses, dates and names).
+        case territory
+        /// A territory, or `ZZ`, CLDR's unknown region: a phone viewer whose region is not known.
+        case territoryOrUnknown
+        /// Any two ASCII letters, as libphonenumber reads a region code: a territory through its aliases, else the
+        /// letters upper-cased (`ZZ`, the retired `CS`), which name no numbering plan.
+        case anyLetters
+    }
+
+    /// `ZZ`: CLDR's and libphonenumber's code for an unknown region.
+    public static let unknown = Region(canonical: "ZZ")
+
+    /// Whether this is `ZZ`, the unknown region.
+    public var isUnknown: Bool { code == "ZZ" }
+
     /// The territory named by two ASCII letters in any case (`nl`, `UK`), or nil when the text is not two
-    /// letters or ICU knows no territory by it (`QQ`, `ZZ`, `EU`).
-    public init?(alpha2 text: String) {
-        guard let slot = Self.slot(text), let code = Self.canonicalCodes[slot] else { return nil }
+    /// letters or ICU knows no territory by it (`QQ`, `ZZ`, `EU`); `accepted` widens what is taken.
+    public init?(alpha2 text: String, accepting accepted: Accepted = .territory) {
+        guard let slot = Self.slot(text), let code = Self.code(at: slot, accepting: accepted) else { return nil }
         self.init(canonical: code)
     }
 
-    /// As `init(alpha2:)`, from the text's UTF-8.
-    public init?(alpha2 text: UnsafeBufferPointer<UInt8>) {
-        guard text.count == 2, let slot = Self.slot(text[0], text[1]), let code = Self.canonicalCodes[slot] else {
+    /// As `init(alpha2:accepting:)`, from the text's UTF-8.
+    public init?(alpha2 text: UnsafeBufferPointer<UInt8>, accepting accepted: Accepted = .territory) {
+        guard text.count == 2, let slot = Self.slot(text[0], text[1]),
+            let code = Self.code(at: slot, accepting: accepted)
+        else {
             return nil
         }
         self.init(canonical: code)
+    }
+
+    /// The code of the letters at `slot` as `accepted` reads them, or nil when it refuses them.
+    private static func code(at slot: Int, accepting accepted: Accepted) -> String? {
+        if let code = canonicalCodes[slot] { return code }
+        switch accepted {
+        case .territory: return nil
+        case .territoryOrUnknown: return slot == unknownSlot ? unknown.code : nil
+        case .anyLetters: return letterCodes[slot]
+        }
     }
 
     /// A region from a locale tag's region subtag: a territory as `init(alpha2:)` reads it, or three digits ICU
@@ -56,6 +87,14 @@ public struct Region: Hashable, Sendable, CustomStringConvertible {
         }
         return codes
     }()
+
+    /// Every slot's two letters, upper-cased: what `anyLetters` reads where ICU knows no territory.
+    private static let letterCodes: [String] = (0..<(26 * 26)).map { slot in
+        String(decoding: [UInt8(ascii: "A") + UInt8(slot / 26), UInt8(ascii: "A") + UInt8(slot % 26)], as: UTF8.self)
+    }
+
+    /// The slot of `ZZ`.
+    private static let unknownSlot = 26 * 26 - 1
 
     /// The table index of two ASCII letters in either case.
     private static func slot(_ text: String) -> Int? {

@@ -106,11 +106,11 @@ final class RequestRecord: @unchecked Sendable {
         return Array(name.utf8).withUnsafeBufferPointer { member(bytes: $0, in: object) }
     }
 
-    /// The region of the string at `index` as `Region(alpha2:)` reads it, without making a `String`: nil when the
-    /// text is no region.
+    /// The region of the string at `index` as `Region(alpha2:accepting:)` reads it, without making a `String`: nil
+    /// when the text is no region the field accepts.
     @usableFromInline
-    func region(_ index: Int) -> Region? {
-        withText(index) { Region(alpha2: $0) }
+    func region(_ index: Int, accepting accepted: Region.Accepted) -> Region? {
+        withText(index) { Region(alpha2: $0, accepting: accepted) }
     }
 
     /// The index of the last member of the object at `object` named `name` (a protocol name), or nil.

@@ -210,8 +210,10 @@ public enum ProtocolDescription {
             name: "phone", summary: "Parses, validates and formats a phone number as libphonenumber does.",
             request: [
                 Field("number", "string, required", "the number as written"),
-                Field("defaultRegion", "string, optional", "region for a number without a country code"),
-                Field("viewerRegion", "string, required", "region of the reader: decides `display`"),
+                Field(
+                    "defaultRegion", "string, optional",
+                    "region for a number without a country code: any two letters, ZZ for none"),
+                Field("viewerRegion", "string, required", "region of the reader, ZZ when unknown: decides `display`"),
             ],
             response: [
                 Field("valid", "boolean", "whether the metadata knows the number"),
@@ -234,7 +236,8 @@ public enum ProtocolDescription {
             request: [
                 Field("a", "string, required", "a number as written"),
                 Field("b", "string or array of strings, required", "the number to compare, or up to 10,000"),
-                Field("defaultRegion", "string, optional", "both numbers are read in this region"),
+                Field(
+                    "defaultRegion", "string, optional", "both numbers are read in this region (any two letters)"),
             ],
             response: [
                 Field("match", "string", "exact, nsn, shortNsn or none (b a string)"),
@@ -246,9 +249,9 @@ public enum ProtocolDescription {
         Op(
             name: "phoneExample", summary: "A region's example number of a type, in every form phone gives.",
             request: [
-                Field("region", "string, required", "the region"),
+                Field("region", "string, required", "the region (any two letters)"),
                 Field("type", "string, optional, default fixedLine", "mobile, tollFree, ..."),
-                Field("viewerRegion", "string, optional, default region", "decides display"),
+                Field("viewerRegion", "string, optional, default region", "decides display; ZZ when unknown"),
             ],
             response: [Field("valid", "boolean", "and the other members of phone, in phone's order")],
             errors: "no_example on type or region; invalid_field on region, type, viewerRegion.",

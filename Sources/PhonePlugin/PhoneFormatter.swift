@@ -54,12 +54,13 @@ public struct PhoneFormatter: FormatterPlugin {
     private func phone(_ fields: RequestFields, into response: inout ResponseWriter) throws {
         let answered = try fields.withUTF8("number") { number -> Result<Void, any Error> in
             Result { () throws -> Void in
-                let defaultRegion = try fields.region("defaultRegion")
-                guard let viewerRegion = try fields.region("viewerRegion") else {
+                let defaultRegion = try Self.defaultRegion(fields)
+                guard let viewerRegion = try Self.viewerRegion(fields) else {
                     throw CoreError.invalidField(
                         "viewerRegion",
                         message:
-                            "The field \"viewerRegion\" is required: the viewer's ISO 3166-1 alpha-2 region (e.g. NL).")
+                            "The field \"viewerRegion\" is required: the viewer's ISO 3166-1 alpha-2 region (e.g. NL), "
+                            + "or ZZ when it is not known.")
                 }
                 do throws(PhoneParseError) {
                     try engine.describe(
@@ -78,7 +79,7 @@ public struct PhoneFormatter: FormatterPlugin {
     /// `none`), or with `matches`, one per entry in order, when `b` is an array.
     private func match(_ fields: RequestFields, into response: inout ResponseWriter) throws {
         let first = try fields.required("a")
-        let defaultRegion = try fields.region("defaultRegion")?.code
+        let defaultRegion = try Self.defaultRegion(fields)?.code
         switch fields["b"] {
         case .array?:
             guard let others = try fields.strings("b") else { return }
@@ -111,17 +112,30 @@ public struct PhoneFormatter: FormatterPlugin {
     /// Answers `{"op":"phoneExample","region":…,"type":…,"viewerRegion":…}` with the example number as `phone`
     /// describes it; `type` defaults to `fixedLine`, `viewerRegion` to `region`.
     private func example(_ fields: RequestFields, into response: inout ResponseWriter) throws {
-        guard let region = try fields.region("region") else {
+        guard let region = try fields.region("region", accepting: .anyLetters) else {
             throw CoreError.invalidField(
                 "region", message: "The field \"region\" is required: an ISO 3166-1 alpha-2 region (e.g. NL).")
         }
         let type = try fields.enum("type", as: PhoneNumberType.self, noun: "a phone number type") ?? .fixedLine
-        let viewerRegion = try fields.region("viewerRegion") ?? region
+        let viewerRegion = try Self.viewerRegion(fields) ?? region
         guard let number = engine.exampleNumber(region: region.code, type: type) else {
             throw PhoneNumberError.noExample(
                 region: region.code, type: type, hasPlan: engine.metadata.countryCode(forRegion: region.code) != nil)
         }
         engine.describe(number, viewerRegion: viewerRegion.code) { Self.write($0, to: &response) }
+    }
+
+    /// `defaultRegion` as libphonenumber reads a region: any two ASCII letters (aliases such as `UK` canonical).
+    /// `ZZ` and codes without a numbering plan (the retired `CS`) name no plan, so only a number written with `+`
+    /// or a phone context parses, as upstream's parse in such a region.
+    private static func defaultRegion(_ fields: RequestFields) throws -> Region? {
+        try fields.region("defaultRegion", accepting: .anyLetters)
+    }
+
+    /// `viewerRegion`: a territory, or `ZZ` for a viewer whose region is not known, who is shown the international
+    /// form and dials it as upstream's `formatOutOfCountryCallingNumber` from an unknown region does.
+    private static func viewerRegion(_ fields: RequestFields) throws -> Region? {
+        try fields.region("viewerRegion", accepting: .territoryOrUnknown)
     }
 
     /// The members of a description, in their wire order, straight from the engine's bytes.

@@ -24,8 +24,8 @@ struct PhoneCommand: Subcommand {
             ],
             options: [
                 .text(
-                    "--viewer-region", "REGION", help: "the viewer's ISO 3166-1 region, e.g. NL (required)",
-                    \.viewerRegion),
+                    "--viewer-region", "REGION",
+                    help: "the viewer's ISO 3166-1 region, e.g. NL, or ZZ when unknown (required)", \.viewerRegion),
                 .text(
                     "--default-region", "REGION",
                     help: "the region of a number written without a country code, e.g. NL for 06 12345678",

@@ -3,7 +3,8 @@ import FmtTesting
 import Testing
 
 /// Every op that takes a region reads it with the one `Region` parser: the same viewer region is accepted or
-/// refused alike, and an accepted one names the same viewer (`UK` is `GB`, in any case).
+/// refused alike, and an accepted one names the same viewer (`UK` is `GB`, in any case). The one documented
+/// difference: the phone ops take `ZZ`, an unknown viewer, where a region must name a place elsewhere.
 @Suite struct RegionAgreementTests {
     static let viewers = ["GB", "gb", "UK", "uk", "NL", "QQ", "G"]
 
@@ -75,8 +76,24 @@ import Testing
             #"{"op":"phone","number":"020 7946 0958","defaultRegion":"GB","viewerRegion":"NL"}"#)
         #expect(alias["ok"] == true, "\(alias)")
         #expect(alias == canonical)
+        // Any two letters are a region to libphonenumber: one without a plan parses no national number.
         let unknown = try daemon.requestObject(
             #"{"op":"phone","number":"020 7946 0958","defaultRegion":"QQ","viewerRegion":"NL"}"#)
-        #expect(unknown["error"]?.objectValue?["field"] == "defaultRegion", "\(unknown)")
+        #expect(unknown["error"]?.objectValue?["reason"] == "INVALID_COUNTRY_CODE", "\(unknown)")
+        let malformed = try daemon.requestObject(
+            #"{"op":"phone","number":"020 7946 0958","defaultRegion":"QQQ","viewerRegion":"NL"}"#)
+        #expect(malformed["error"]?.objectValue?["field"] == "defaultRegion", "\(malformed)")
+    }
+
+    @Test func zzIsAnUnknownViewerForPhoneAndRefusedWhereARegionMustNameAPlace() throws {
+        let daemon = try Daemon.start()
+        let answers = try Self.answers(daemon, viewer: "ZZ")
+        #expect(answers == Answers(phone: false, refusedFields: ["viewerRegion", "viewerRegion"]), "\(answers)")
+        let country = try daemon.requestObject(#"{"op":"address","address":{"country":"ZZ"}}"#)
+        #expect(country["error"]?.objectValue?["field"] == "address.country", "\(country)")
+        let format = try daemon.requestObject(#"{"op":"addressFormat","country":"zz"}"#)
+        #expect(format["error"]?.objectValue?["field"] == "country", "\(format)")
+        let date = try daemon.requestObject(#"{"op":"date","date":"2024-05-01","locale":"en-ZZ"}"#)
+        #expect(date["ok"] == true, "a locale tag's unknown region is kept as sent: \(date)")
     }
 }

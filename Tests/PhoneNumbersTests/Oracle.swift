@@ -16,7 +16,6 @@ enum Fixtures {
     static let olderXML = upstream.appendingPathComponent("older/PhoneNumberMetadata.xml")
     static let committedJSON = packageRoot.appendingPathComponent("data/phone-metadata.json")
     static let vectors = packageRoot.appendingPathComponent("data/vectors/phone-format.json")
-    static let oracleScript = packageRoot.appendingPathComponent("Tests/PhoneNumbersTests/oracle.py")
     static let knownDifferences = packageRoot.appendingPathComponent("Tests/PhoneNumbersTests/known-differences.json")
 
     static let engine: PhoneEngine = {
@@ -108,18 +107,6 @@ struct PhoneAnswer: Codable, Equatable {
             ? [("possibleReason", possibleReason, expected.possibleReason), ("dialFrom", dialFrom, expected.dialFrom)]
             : []
         return (fields + added).filter { $0.1 != $0.2 }.map { "\($0.0): \($0.1 ?? "nil") ≠ \($0.2 ?? "nil")" }
-    }
-}
-
-enum OracleError: Error, CustomStringConvertible {
-    case unavailable(String)
-
-    var description: String {
-        switch self {
-        case .unavailable(let detail):
-            "phone oracle unavailable: \(detail). Install it with `python3 -m pip install phonenumbers==9.0.35` "
-                + "(or point FMTD_PHONE_ORACLE_PYTHON at a Python that has it)."
-        }
     }
 }
 
@@ -245,35 +232,7 @@ enum Oracle {
     private static func run<Input: Encodable, Output: Decodable>(
         _ inputs: [Input], arguments: [String]
     ) throws -> [Output] {
-        let python = ProcessInfo.processInfo.environment["FMTD_PHONE_ORACLE_PYTHON"] ?? "python3"
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("phone-oracle-\(UUID()).json")
-        try JSONEncoder().encode(inputs).write(to: input)
-        defer { try? FileManager.default.removeItem(at: input) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [python, Fixtures.oracleScript.path] + arguments
-        process.standardInput = try FileHandle(forReadingFrom: input)
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        do {
-            try process.run()
-        } catch {
-            throw OracleError.unavailable("cannot start \(python): \(error)")
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw OracleError.unavailable("\(python) exited with \(process.terminationStatus): \(message)")
-        }
-        let answers = try JSONDecoder().decode([Output].self, from: data)
-        guard answers.count == inputs.count else {
-            throw OracleError.unavailable("oracle returned \(answers.count) answers for \(inputs.count) inputs")
-        }
-        return answers
+        try PhoneOracle.run(inputs, arguments: arguments)
     }
 }
 
