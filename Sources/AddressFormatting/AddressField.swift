@@ -48,6 +48,20 @@ public enum AddressField: String, Sendable, CaseIterable, Hashable {
         hasher.combine(ordinal)
     }
 
+    /// The label key of the field where a format names none for it: a field its lines do not show
+    /// (`fields` lists it, with a `field_not_used` warning).
+    var defaultLabelKey: String {
+        switch self {
+        case .houseNumber: "address.field.house_number"
+        case .postalCode: "address.field.postal_code"
+        case .sortingCode: "address.field.sorting_code"
+        default: "address.field.\(rawValue)"
+        }
+    }
+
+    /// Every field as bits by `ordinal`.
+    static let allBits: UInt16 = (1 << 10) - 1
+
     /// The field's position in `allCases`, 0 to 9: an index into per-field tables.
     var ordinal: Int {
         switch self {

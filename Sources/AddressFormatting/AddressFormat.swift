@@ -29,8 +29,8 @@ final class AddressFormat: Sendable {
 
     private static let members: Set<WireName> = Set(
         [
-            "lines", "oneLine", "latin", "local", "labels", "required", "postalCode", "regionCodes", "regionAliases",
-            "dropWhenEqual", "example",
+            "lines", "oneLine", "latin", "local", "separatorRule", "labels", "required", "postalCode", "regionCodes",
+            "regionAliases", "dropWhenEqual", "example",
         ].map(
             WireName.init))
 
@@ -62,14 +62,20 @@ final class AddressFormat: Sendable {
         let oneLineValue = entry.member("oneLine")
         guard oneLineValue.value != nil else { throw fail("oneLine", "is required") }
         let oneLine = try Self.template(oneLineValue)
-        layout = Layout(lines: lines, oneLine: oneLine, fields: fields)
         if let stray = oneLine.fields.first(where: { !fields.contains($0) }) {
             throw fail("oneLine", "uses \"\(stray.rawValue)\", which no line shows")
         }
+        let beforeNext: Bool
+        switch entry["separatorRule"] {
+        case nil, .string("strongest")?: beforeNext = false
+        case .string("beforeNext")?: beforeNext = true
+        default: throw fail("separatorRule", "must be \"strongest\" or \"beforeNext\"")
+        }
+        layout = Self.layout(lines: lines, oneLine: oneLine, fields: fields, beforeNext: beforeNext)
 
         switch (entry["latin"] != nil, entry["local"] != nil) {
         case (true, true):
-            latin = try Self.latinLayout(entry.member("latin"), fields: fields)
+            latin = try Self.latinLayout(entry.member("latin"), fields: fields, beforeNext: beforeNext)
             local = try LocalScript(entry.member("local"))
         case (false, false):
             latin = nil
@@ -200,6 +206,22 @@ final class AddressFormat: Sendable {
     /// Fields in display order: the order they first appear in `lines`.
     var fields: [AddressField] { layout.fields }
 
+    /// A layout of these templates under the separator rule: `strongest` keeps them as parsed (punctuated
+    /// separators strong); `beforeNext` makes every separator within a line weak and, in the one-line form, those
+    /// between fields of two different lines strong, so the line joiner stays where a line's field is absent.
+    private static func layout(
+        lines: [LineTemplate], oneLine: LineTemplate, fields: [AddressField], beforeNext: Bool
+    ) -> Layout {
+        guard beforeNext else { return Layout(lines: lines, oneLine: oneLine, fields: fields) }
+        var lineOf = FieldMap<Int>()
+        for (index, line) in lines.enumerated() {
+            for field in line.fields { lineOf[field] = index }
+        }
+        return Layout(
+            lines: lines.map { $0.withStrength { _, _ in false } },
+            oneLine: oneLine.withStrength { lineOf[$0] != lineOf[$1] }, fields: fields)
+    }
+
     /// The layout for an address: the Latin one where the country has one and `input` is not local (by
     /// `address.language` when given, else by the first letter of the values), else `layout`; with whether
     /// the text is Arabic script (decided the same way), which writes the layout's commas as `،`.
@@ -239,7 +261,7 @@ final class AddressFormat: Sendable {
 
     /// The Latin layout: its own lines and one-line form, over the same fields as the local lines.
     private static func latinLayout(
-        _ value: DataFields.Value, fields: [AddressField]
+        _ value: DataFields.Value, fields: [AddressField], beforeNext: Bool
     ) throws(DataError) -> Layout {
         let problem = "must be an object with \"lines\" and \"oneLine\""
         guard let object = try value.object(or: problem) else { throw value.invalid(problem) }
@@ -270,7 +292,7 @@ final class AddressFormat: Sendable {
         if let stray = oneLine.fields.first(where: { !fields.contains($0) }) {
             throw oneLineValue.invalid("uses \"\(stray.rawValue)\", which no line shows")
         }
-        return Layout(lines: lines, oneLine: oneLine, fields: latinFields)
+        return layout(lines: lines, oneLine: oneLine, fields: latinFields, beforeNext: beforeNext)
     }
 
     private static func template(_ value: DataFields.Value) throws(DataError) -> LineTemplate {

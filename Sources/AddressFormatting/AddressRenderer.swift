@@ -87,6 +87,10 @@ struct PreparedAddress: Sendable {
     /// The field left out of the lines and the one-line form because it equals another (`dropWhenEqual`), or
     /// nil; `fields` still lists it.
     let hidden: AddressField?
+    /// The fields with a value that the layout has no place for, by `AddressField.ordinal`: `fields` lists them
+    /// after the shown ones, each with a `field_not_used` warning. None in a generated format, which shows every
+    /// field; a seed format or an operator's may leave some out.
+    let unused: UInt16
 }
 
 /// Formats an address with its country's format in the viewer's language, writing the response's members as
@@ -159,6 +163,8 @@ final class AddressRenderer: Sendable {
         var postalCodeFormat = Span()
         /// The whole `region_unknown` warning object.
         var regionUnknown = Span()
+        /// The whole `field_not_used` warning object for each field.
+        var notUsed = FieldSpans()
     }
 
     /// The texts of `formats` (`FormatCatalog.ordered`) in every language with a label table.
@@ -202,20 +208,23 @@ final class AddressRenderer: Sendable {
             let regionUnknown = warning(
                 "region_unknown", .region, labels.text("address.warning.region_unknown", language: language))
             // Formats share label keys and example codes: each text is worded and encoded once per language.
-            var fieldTexts: [FieldLabelKey: (field: Span, valueField: Span, missing: Span)] = [:]
+            var fieldTexts: [FieldLabelKey: (field: Span, valueField: Span, missing: Span, notUsed: Span)] = [:]
             var postalCodeWarnings: [String: Span] = [:]
             for (index, format) in formats.enumerated() {
                 var entry = EncodedFormat()
                 entry.formatMember = formatMembers[index]
-                for field in format.fields {
-                    let key = FieldLabelKey(field: field, labelKey: format.labelKeys[field]!)
-                    let texts: (field: Span, valueField: Span, missing: Span)
+                // Every field, so that one the layout has no place for is listed in `fields` with its warning.
+                for field in AddressField.allCases {
+                    let key = FieldLabelKey(field: field, labelKey: format.labelKeys[field] ?? field.defaultLabelKey)
+                    let texts: (field: Span, valueField: Span, missing: Span, notUsed: Span)
                     if let known = fieldTexts[key] {
                         texts = known
                     } else {
                         let label = labels.text(key.labelKey, language: language)
                         let missing = labels.text(
                             "address.warning.missing_required", language: language, ["field": label])
+                        let notUsed = labels.text(
+                            "address.warning.field_not_used", language: language, ["field": label])
                         texts = (
                             add(
                                 .literal("{\"field\":"), .string(field.rawValue), .literal(",\"label\":"),
@@ -223,13 +232,15 @@ final class AddressRenderer: Sendable {
                             add(
                                 .literal("{\"field\":"), .string(field.rawValue), .literal(",\"label\":"),
                                 .string(label), .literal(",\"value\":\"")),
-                            warning("missing_required", field, missing)
+                            warning("missing_required", field, missing),
+                            warning("field_not_used", field, notUsed)
                         )
                         fieldTexts[key] = texts
                     }
                     entry.field[field] = texts.field
                     entry.valueField[field] = texts.valueField
                     entry.missingRequired[field] = texts.missing
+                    entry.notUsed[field] = texts.notUsed
                 }
                 let example = format.examplePostalCode ?? ""
                 if let known = postalCodeWarnings[example] {
@@ -333,7 +344,14 @@ final class AddressRenderer: Sendable {
                 hidden = dropped
             }
         }
-        return PreparedAddress(layout: layout, arabic: arabic, warnings: warnings, hidden: hidden)
+        // A layout that names every field (every generated one) has none unused: nothing more to look at.
+        var unused: UInt16 = 0
+        if layout.fieldBits != AddressField.allBits {
+            for field in AddressField.allCases where layout.fieldBits & 1 << field.ordinal == 0 {
+                if let value = input.values[field], value.withUTF8({ !$0.isEmpty }) { unused |= 1 << field.ordinal }
+            }
+        }
+        return PreparedAddress(layout: layout, arabic: arabic, warnings: warnings, hidden: hidden, unused: unused)
     }
 
     /// What a postal-code rule makes of an entered code: the code as entered (most are), another text, or none (a
@@ -488,20 +506,23 @@ final class AddressRenderer: Sendable {
                         guard let value = values.value(field.ordinal) else { continue }
                         sink.append(encoded.span(formatTexts.valueField[field]))
                         sink.appendEscaped(value, escape: values.entries[field.ordinal].needsEscape)
-                        if undetermined {
-                            sink.append("\",\"valueLang\":\"und\"},")
-                        } else {
-                            sink.append("\",\"valueLang\":")
-                            sink.append(values.textLanguage)
-                            sink.append("},")
+                        Self.writeValueLang(undetermined, values.textLanguage, into: &sink)
+                    }
+                    // Then the fields the layout has no place for (never left out in silence).
+                    if prepared.unused != 0 {
+                        for field in AddressField.allCases where prepared.unused & 1 << field.ordinal != 0 {
+                            guard let value = values.value(field.ordinal) else { continue }
+                            sink.append(encoded.span(formatTexts.valueField[field]))
+                            sink.appendEscaped(value, escape: values.entries[field.ordinal].needsEscape)
+                            Self.writeValueLang(undetermined, values.textLanguage, into: &sink)
                         }
                     }
                     sink.append(encoded.span(languageTexts.countryValueField))
                     sink.appendEscaped(values.countryName, escape: values.countryNeedsEscape)
                     sink.append(encoded.span(languageTexts.countryValueTail))
                     // Most addresses have no warning: the format's fields are gone through only for one that has.
+                    var first = true
                     if prepared.warnings != 0 {
-                        var first = true
                         for field in format.fields where prepared.warnings & (1 << field.ordinal) != 0 {
                             if !first { sink.append(0x2C) }
                             first = false
@@ -514,9 +535,31 @@ final class AddressRenderer: Sendable {
                             sink.append(encoded.span(span))
                         }
                     }
+                    if prepared.unused != 0 {
+                        for field in AddressField.allCases where prepared.unused & 1 << field.ordinal != 0 {
+                            if !first { sink.append(0x2C) }
+                            first = false
+                            sink.append(encoded.span(formatTexts.notUsed[field]))
+                        }
+                    }
                     sink.append(0x5D)
                 }
             }
+        }
+    }
+
+    /// The end of a `fields` entry after its value: `","valueLang":` with the text's language (`"und"` when it is
+    /// undetermined) and `},`.
+    @inline(__always)
+    private static func writeValueLang(
+        _ undetermined: Bool, _ textLanguage: UnsafeBufferPointer<UInt8>, into sink: inout ByteSink
+    ) {
+        if undetermined {
+            sink.append("\",\"valueLang\":\"und\"},")
+        } else {
+            sink.append("\",\"valueLang\":")
+            sink.append(textLanguage)
+            sink.append("},")
         }
     }
 
@@ -634,12 +677,12 @@ final class AddressRenderer: Sendable {
     }
 
     /// Notes the separator step at `position` as the one written before the next value: the strongest since the
-    /// last value stays (a punctuated separator is not replaced by a bare one), as `LineTemplate.render` decides.
+    /// last value stays (a strong separator is not replaced by a weak one), as `LineTemplate.render` decides.
     @inline(__always)
     private static func noteSeparator(
         at position: Int, in steps: UnsafeBufferPointer<LayoutProgram.Step>, pending separator: inout Int
     ) {
-        if separator >= 0, steps[separator].punctuated, !steps[position].punctuated { return }
+        if separator >= 0, steps[separator].strong, !steps[position].strong { return }
         separator = position
     }
 

@@ -23,15 +23,15 @@ final class LayoutProgram: Sendable {
             self.field = field
         }
 
-        init(separator start: Int, count: Int, punctuated: Bool, lineBreak: Bool, needsEscape: Bool) {
+        init(separator start: Int, count: Int, strong: Bool, lineBreak: Bool, needsEscape: Bool) {
             kind = .separator
             self.start = UInt32(start)
             self.count = UInt32(count)
-            flags = (punctuated ? 1 : 0) | (lineBreak ? 2 : 0) | (needsEscape ? 4 : 0)
+            flags = (strong ? 1 : 0) | (lineBreak ? 2 : 0) | (needsEscape ? 4 : 0)
         }
 
-        /// For `separator`: whether it carries more than spaces (`LineTemplate.Part.separator`).
-        var punctuated: Bool { flags & 1 != 0 }
+        /// For `separator`: whether it is kept over a weak one after it (`LineTemplate.Part.separator`).
+        var strong: Bool { flags & 1 != 0 }
         /// For `separator`: whether it holds a line break, which only the careful path splits.
         var lineBreak: Bool { flags & 2 != 0 }
         /// For `separator`: whether JSON escapes one of its bytes.
@@ -96,10 +96,10 @@ final class LayoutProgram: Sendable {
                 case .field(let field):
                     fields |= 1 << field.ordinal
                     steps.append(Step(kind: .field, field: UInt8(field.ordinal)))
-                case .separator(let text, let punctuated):
+                case .separator(let text, let strong):
                     steps.append(
                         Step(
-                            separator: literals.count, count: text.utf8.count, punctuated: punctuated,
+                            separator: literals.count, count: text.utf8.count, strong: strong,
                             lineBreak: PlainText.hasLineBreak(text),
                             needsEscape: text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }))
                     separatorBreaks = separatorBreaks || PlainText.hasLineBreak(text)

@@ -1,13 +1,17 @@
 /// One line of a layout, or the one-line form: fields in braces with the separators between them
 /// (`{city}, {region} {postalCode}`). Missing values never leave a blank, a doubled space or a stray comma:
-/// between two present fields goes the strongest separator written between them (one with punctuation
-/// beats plain spaces; of equals, the later), so `{street} {houseNumber}, {postalCode} {city}` without a
-/// house number or postcode still reads `Botermarkt, 9000 Gent` and `Botermarkt 1, Gent`.
+/// between two present fields goes the strongest separator written between them (of a strong and a weak one, the
+/// strong; of equals, the later), so `{street} {houseNumber}, {postalCode} {city}` without a house number or
+/// postcode still reads `Botermarkt, 9000 Gent` and `Botermarkt 1, Gent`. Which separators are strong is the
+/// format's `separatorRule`: by default those with punctuation (`strongest`); under `beforeNext`
+/// (libaddressinput's rule) none within a line, so the one just before the next shown field stays
+/// (`Los Angeles 90291` from `{city}, {region} {postalCode}`), and in the one-line form those that join two lines.
 struct LineTemplate: Sendable, Hashable {
     enum Part: Sendable, Hashable {
         case field(AddressField)
-        /// Literal text between fields; `punctuated` when it carries more than spaces (`, `), decided at load.
-        case separator(String, punctuated: Bool)
+        /// Literal text between fields; `strong` when it is kept over a weak one written after it before the next
+        /// present field, decided at load by the format's separator rule.
+        case separator(String, strong: Bool)
     }
 
     /// The template as written in the data, returned by `addressFormat`.
@@ -69,21 +73,34 @@ struct LineTemplate: Sendable, Hashable {
     func replacingCommas(with comma: Character) -> LineTemplate {
         guard source.contains(",") else { return self }
         let replaced = parts.map { part -> Part in
-            guard case .separator(let text, let punctuated) = part else { return part }
-            return .separator(String(text.map { $0 == "," ? comma : $0 }), punctuated: punctuated)
+            guard case .separator(let text, let strong) = part else { return part }
+            return .separator(String(text.map { $0 == "," ? comma : $0 }), strong: strong)
         }
         return LineTemplate(source: String(source.map { $0 == "," ? comma : $0 }), parts: replaced)
+    }
+
+    /// The same template with each separator strong exactly when `isStrong` says so of the fields on either
+    /// side of it (a separator lies between two fields: templates start and end with one).
+    func withStrength(_ isStrong: (_ before: AddressField, _ after: AddressField) -> Bool) -> LineTemplate {
+        var changed = parts
+        for index in parts.indices {
+            guard case .separator(let text, _) = parts[index], case .field(let before) = parts[index - 1],
+                case .field(let after) = parts[index + 1]
+            else { continue }
+            changed[index] = .separator(text, strong: isStrong(before, after))
+        }
+        return LineTemplate(source: source, parts: changed)
     }
 
     /// Renders the line from present values (absent or empty values are left out with their separator).
     func render(_ value: (AddressField) -> String?) -> String {
         var output = ""
-        var separator: (text: String, punctuated: Bool)?
+        var separator: (text: String, strong: Bool)?
         for part in parts {
             switch part {
-            case .separator(let text, let punctuated):
-                if let current = separator, current.punctuated, !punctuated { continue }
-                separator = (text, punctuated)
+            case .separator(let text, let strong):
+                if let current = separator, current.strong, !strong { continue }
+                separator = (text, strong)
             case .field(let field):
                 guard let text = value(field), !text.isEmpty else { continue }
                 if !output.isEmpty, let separator { output += separator.text }
@@ -96,9 +113,10 @@ struct LineTemplate: Sendable, Hashable {
 }
 
 extension LineTemplate {
-    /// A separator part, marked punctuated when it carries more than whitespace (`, ` rather than ` `).
+    /// A separator part, strong when it carries more than whitespace (`, ` rather than ` `): the `strongest`
+    /// rule, which a format's `separatorRule` may change (`withStrength(_:)`).
     fileprivate static func separator(_ text: String) -> Part {
-        .separator(text, punctuated: text.contains { !$0.isWhitespace })
+        .separator(text, strong: text.contains { !$0.isWhitespace })
     }
 }
 

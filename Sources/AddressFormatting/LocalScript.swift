@@ -9,6 +9,8 @@ final class Layout: Sendable {
     let oneLine: LineTemplate
     /// Fields in display order: the order they first appear in `lines`.
     let fields: [AddressField]
+    /// `fields` as bits by `AddressField.ordinal`.
+    let fieldBits: UInt16
     let arabicLines: [LineTemplate]
     let arabicOneLine: LineTemplate
     /// The fields whose first letter decides the script (`LocalScript.deciding`) that this layout shows, in order.
@@ -21,6 +23,7 @@ final class Layout: Sendable {
         self.lines = lines
         self.oneLine = oneLine
         self.fields = fields
+        fieldBits = fields.reduce(0) { $0 | 1 << $1.ordinal }
         deciding = LocalScript.deciding.filter(fields.contains)
         arabicLines = lines.map { $0.replacingCommas(with: ArabicScript.comma) }
         arabicOneLine = oneLine.replacingCommas(with: ArabicScript.comma)

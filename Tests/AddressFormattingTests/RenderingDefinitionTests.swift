@@ -106,8 +106,12 @@ import Testing
         let context = "\(country) \(language?.text ?? "-") \(values)"
         #expect(answer["lines"] == JSONValue(lines), "\(context)")
         #expect(answer["oneLine"] == .string(oneLine), "\(context)")
+        // The layout's fields in display order, then those it has no place for that have a value, then the country.
+        let unplaced = AddressField.allCases.filter { field in
+            !prepared.layout.fields.contains(field) && input.values[field].map { !$0.string.isEmpty } == true
+        }
         let fields =
-            prepared.layout.fields.compactMap { input.values[$0]?.string }.map(JSONValue.string)
+            (prepared.layout.fields + unplaced).compactMap { input.values[$0]?.string }.map(JSONValue.string)
             + [.string(countryName)]
         #expect(answer["fields"]?.arrayValue?.map { $0.objectValue?["value"] ?? .null } == fields, "\(context)")
         #expect(answer["linesLang"]?.arrayValue?.count == lines.count, "\(context)")
