@@ -226,7 +226,7 @@ struct AddressFormatConverter {
         let oneLine = Self.oneLine(lines, joiner: hasLatin ? Self.joiner(primary) : ", ")
         var latin: JSONObject?
         if hasLatin {
-            let latinLines = layout(own("lfmt", country) ?? fmt, country, primaryLanguage: "")
+            let latinLines = layout(own("lfmt", country) ?? fmt, country, primaryLanguage: "", isLatin: true)
             guard Set(latinLines.flatMap(Self.fields(of:))) == Set(shown) else {
                 throw ConversionError("\(country): lfmt shows other fields than fmt")
             }
@@ -297,14 +297,15 @@ struct AddressFormatConverter {
     }
 
     /// The lines of one upstream layout (`fmt` or `lfmt`) as fmtd templates.
-    private func layout(_ fmt: String, _ country: String, primaryLanguage: String) -> [String] {
+    private func layout(_ fmt: String, _ country: String, primaryLanguage: String, isLatin: Bool = false) -> [String] {
         let tokens = Self.tokenize(fmt)
         // Big-endian: the name comes after the street, so the lines run from the largest unit to the smallest.
         let fieldOrder = tokens.compactMap { if case .field(let code) = $0 { code } else { nil } }
         let bigEndian =
             (fieldOrder.firstIndex(of: "A") ?? 0) < (fieldOrder.firstIndex(of: "N") ?? Int.max)
             && fieldOrder.first != "N" && fieldOrder.first != "O"
-        let streetLine = streetLine(country, bigEndian: bigEndian, primaryLanguage: primaryLanguage)
+        let streetLine = streetLine(
+            country, bigEndian: bigEndian, primaryLanguage: primaryLanguage, isLatin: isLatin)
         var lines: [String] = []
         var seen = Set<Character>()
         for line in Self.split(tokens) {
@@ -340,8 +341,10 @@ struct AddressFormatConverter {
 
     /// The street line: house number before or after the street and the text between, as OpenCage writes it
     /// (following `use_country`); big-endian layouts put it after the street, with no space in Chinese and
-    /// Japanese; with no OpenCage template it follows the street after a space, as `default` does.
-    private func streetLine(_ country: String, bigEndian: Bool, primaryLanguage: String) -> String {
+    /// Japanese; with no OpenCage template it follows the street after a space, as `default` does. Where
+    /// OpenCage's template is big-endian (the country's own order: KR, CN, TW), a Latin layout, which runs the
+    /// other way, mirrors it: `{{{road}}} {{{house_number}}}` becomes `{houseNumber} {street}` (`209 Sejong-daero`).
+    private func streetLine(_ country: String, bigEndian: Bool, primaryLanguage: String, isLatin: Bool) -> String {
         let after = "{street} {houseNumber}"
         if bigEndian {
             if primaryLanguage == "ja" || primaryLanguage == "zh" { return "{street}{houseNumber}" }
@@ -349,7 +352,8 @@ struct AddressFormatConverter {
             return after
         }
         guard let order = houseNumberOrder(country) else { return after }
-        return order.before ? "{houseNumber}\(order.separator){street}" : "{street}\(order.separator){houseNumber}"
+        let before = isLatin && openCageTemplate(country)?.isBigEndian == true ? !order.before : order.before
+        return before ? "{houseNumber}\(order.separator){street}" : "{street}\(order.separator){houseNumber}"
     }
 
     /// OpenCage's order of `house_number` and `road` on the line that has both, and the separator between them

@@ -243,6 +243,11 @@ def build(cc):
             street_line = street + " " + house
     else:
         ho = house_number_order(cc)
+        oc = opencage_lines(cc) or []
+        oc_order = [f for slots in oc for f, _ in slots]
+        if ho and latin_layout and "C" in oc_order and "A" in oc_order and oc_order.index("C") < oc_order.index("A"):
+            # OpenCage writes the country's own big-endian order; the Latin layout mirrors it.
+            ho = (not ho[0], ho[1])
         if ho is None:
             street_line = street + " " + house
         elif ho[0]:
