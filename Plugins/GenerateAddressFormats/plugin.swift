@@ -22,7 +22,8 @@ struct GenerateAddressFormats: CommandPlugin {
         process.executableURL = tool.url
         process.arguments = [
             URL(fileURLWithPath: upstream).path, "--overrides",
-            data.appendingPathComponent("address-overrides.json").path,
+            data.appendingPathComponent("address-overrides.json").path, "--examples",
+            data.appendingPathComponent("address-examples.json").path,
             "--output", output.path,
         ]
         try process.run()

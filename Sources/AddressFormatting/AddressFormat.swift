@@ -23,6 +23,10 @@ final class AddressFormat: Sendable {
     let dropWhenEqual: [(dropped: AddressField, kept: AddressField)]
     /// The example address as written in the data, in field order.
     let example: [(field: AddressField, value: String)]
+    /// The Latin layout's example (`latin.example`), in Latin script, where the data gives one.
+    let latinExample: [(field: AddressField, value: String)]?
+    /// `encodedRuleAndExample` with `latinExample`, where there is one.
+    let encodedLatinRuleAndExample: [UInt8]?
     /// `,"postalCode":{…}` (or `null`) and `,"example":{"address":{` with the example's members, as
     /// `addressFormat` describes them after the layout.
     let encodedRuleAndExample: [UInt8]
@@ -151,8 +155,33 @@ final class AddressFormat: Sendable {
         guard let exampleObject = try entry.object("example", or: exampleProblem), exampleObject.count > 0 else {
             throw fail("example", exampleProblem)
         }
+        let example = try Self.example(exampleObject, fields: fields)
+        self.example = example
+        encodedRuleAndExample = Self.encodedRuleAndExample(example, postalCode: postalCode)
+        try Self.checkPostalCode(of: example, rule: postalCode) { fail($0, $1) }
+        if let latinValue = entry["latin"], case .object(let latinObject) = latinValue,
+            let latinExampleValue = latinObject["example"]
+        {
+            let latinEntry = DataFields(latinObject, path: entry.path("latin"), failures: entry.failures)
+            guard case .object = latinExampleValue,
+                let exampleFields = try latinEntry.object("example", or: exampleProblem), exampleFields.count > 0
+            else { throw fail("latin.example", exampleProblem) }
+            let latinExample = try Self.example(exampleFields, fields: latin?.fields ?? fields)
+            self.latinExample = latinExample
+            encodedLatinRuleAndExample = Self.encodedRuleAndExample(latinExample, postalCode: postalCode)
+            try Self.checkPostalCode(of: latinExample, rule: postalCode) { fail("latin." + $0, $1) }
+        } else {
+            latinExample = nil
+            encodedLatinRuleAndExample = nil
+        }
+    }
+
+    /// An example address's members: fields of the layout, each a non-empty string.
+    private static func example(
+        _ object: DataFields, fields: [AddressField]
+    ) throws(DataError) -> [(field: AddressField, value: String)] {
         var example: [(field: AddressField, value: String)] = []
-        for (name, value) in exampleObject.members {
+        for (name, value) in object.members {
             guard let field = AddressField.named(name), fields.contains(field) else {
                 throw value.invalid("is not a field of this format's lines")
             }
@@ -160,7 +189,13 @@ final class AddressFormat: Sendable {
             guard let text = try value.string(or: problem), !text.isEmpty else { throw value.invalid(problem) }
             example.append((field, text))
         }
-        self.example = example
+        return example
+    }
+
+    /// `,"postalCode":{…}` (or `null`) and `,"example":{"address":{` with the example's members.
+    private static func encodedRuleAndExample(
+        _ example: [(field: AddressField, value: String)], postalCode: PostalCodeRule?
+    ) -> [UInt8] {
         var encodedExample: [UInt8] = []
         for (index, (field, value)) in example.enumerated() {
             if index > 0 { encodedExample.append(UInt8(ascii: ",")) }
@@ -184,21 +219,37 @@ final class AddressFormat: Sendable {
         }
         ruleAndExample.append(contentsOf: #","example":{"address":{"#.utf8)
         ruleAndExample.append(contentsOf: encodedExample)
-        encodedRuleAndExample = ruleAndExample
-        if let rule = postalCode {
-            guard let code = example.first(where: { $0.field == .postalCode })?.value else {
-                throw fail("example.postalCode", "is required when the format has a postal-code rule")
-            }
-            switch rule.check(code) {
-            case .normalized(code): break
-            case .overLimit:
-                throw fail("postalCode.pattern", "matching the example \"\(code)\" exceeds ICU's step limit")
-            case .tooLong:
-                throw fail("example.postalCode", "is longer than \(PostalCodeRule.maximumLength) characters")
-            default:
-                throw fail("example.postalCode", "\"\(code)\" is not written as the rule normalises it")
-            }
+        return ruleAndExample
+    }
+
+    /// Refuses an example without a postal code where there is a rule, or with one the rule does not write so.
+    private static func checkPostalCode(
+        of example: [(field: AddressField, value: String)], rule: PostalCodeRule?,
+        _ fail: (String, String) -> DataError
+    ) throws(DataError) {
+        guard let rule else { return }
+        guard let code = example.first(where: { $0.field == .postalCode })?.value else {
+            throw fail("example.postalCode", "is required when the format has a postal-code rule")
         }
+        switch rule.check(code) {
+        case .normalized(code): break
+        case .overLimit:
+            throw fail("postalCode.pattern", "matching the example \"\(code)\" exceeds ICU's step limit")
+        case .tooLong:
+            throw fail("example.postalCode", "is longer than \(PostalCodeRule.maximumLength) characters")
+        default:
+            throw fail("example.postalCode", "\"\(code)\" is not written as the rule normalises it")
+        }
+    }
+
+    /// The example of a layout: the Latin layout's own where the data gives one, else the format's.
+    func example(isLatin: Bool) -> [(field: AddressField, value: String)] {
+        isLatin ? latinExample ?? example : example
+    }
+
+    /// `encodedRuleAndExample` for the Latin layout or the other.
+    func encodedRuleAndExample(isLatin: Bool) -> [UInt8] {
+        isLatin ? encodedLatinRuleAndExample ?? encodedRuleAndExample : encodedRuleAndExample
     }
 
     var lines: [LineTemplate] { layout.lines }
@@ -265,8 +316,8 @@ final class AddressFormat: Sendable {
     ) throws(DataError) -> Layout {
         let problem = "must be an object with \"lines\" and \"oneLine\""
         guard let object = try value.object(or: problem) else { throw value.invalid(problem) }
-        if let unknown = object.members.first(where: { $0.name != "lines" && $0.name != "oneLine" }) {
-            throw unknown.value.invalid("is not a member of latin (lines, oneLine)")
+        if let unknown = object.members.first(where: { !["lines", "oneLine", "example"].contains($0.name) }) {
+            throw unknown.value.invalid("is not a member of latin (lines, oneLine, example)")
         }
         let linesProblem = "must be a non-empty array of line templates"
         guard let lineValues = try object.member("lines").array(or: linesProblem), !lineValues.isEmpty else {

