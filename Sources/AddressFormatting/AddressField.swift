@@ -59,9 +59,6 @@ public enum AddressField: String, Sendable, CaseIterable, Hashable {
         }
     }
 
-    /// Every field as bits by `ordinal`.
-    static let allBits: UInt16 = (1 << 10) - 1
-
     /// The field's position in `allCases`, 0 to 9: an index into per-field tables.
     var ordinal: Int {
         switch self {

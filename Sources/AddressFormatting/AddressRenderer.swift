@@ -87,10 +87,6 @@ struct PreparedAddress: Sendable {
     /// The field left out of the lines and the one-line form because it equals another (`dropWhenEqual`), or
     /// nil; `fields` still lists it.
     let hidden: AddressField?
-    /// The fields with a value that the layout has no place for, by `AddressField.ordinal`: `fields` lists them
-    /// after the shown ones, each with a `field_not_used` warning. None in a generated format, which shows every
-    /// field; a seed format or an operator's may leave some out.
-    let unused: UInt16
 }
 
 /// Formats an address with its country's format in the viewer's language, writing the response's members as
@@ -344,14 +340,7 @@ final class AddressRenderer: Sendable {
                 hidden = dropped
             }
         }
-        // A layout that names every field (every generated one) has none unused: nothing more to look at.
-        var unused: UInt16 = 0
-        if layout.fieldBits != AddressField.allBits {
-            for field in AddressField.allCases where layout.fieldBits & 1 << field.ordinal == 0 {
-                if let value = input.values[field], value.withUTF8({ !$0.isEmpty }) { unused |= 1 << field.ordinal }
-            }
-        }
-        return PreparedAddress(layout: layout, arabic: arabic, warnings: warnings, hidden: hidden, unused: unused)
+        return PreparedAddress(layout: layout, arabic: arabic, warnings: warnings, hidden: hidden)
     }
 
     /// What a postal-code rule makes of an entered code: the code as entered (most are), another text, or none (a
@@ -501,6 +490,10 @@ final class AddressRenderer: Sendable {
                             values, prepared, program, buffers, countryJoiner: showCountry,
                             viewerWritesArabic: languageTexts.writesArabic, into: &sink)
                     }
+                    // The fields with a value that the layout has no place for: `fields` lists them after the shown
+                    // ones, each with a `field_not_used` warning. None in a generated format, which shows every
+                    // field; a seed format or an operator's may leave some out.
+                    let unused = values.enteredFields & ~prepared.layout.fieldBits
                     sink.append(",\"fields\":[")
                     for field in prepared.layout.fields {
                         guard let value = values.value(field.ordinal) else { continue }
@@ -509,8 +502,8 @@ final class AddressRenderer: Sendable {
                         Self.writeValueLang(undetermined, values.textLanguage, into: &sink)
                     }
                     // Then the fields the layout has no place for (never left out in silence).
-                    if prepared.unused != 0 {
-                        for field in AddressField.allCases where prepared.unused & 1 << field.ordinal != 0 {
+                    if unused != 0 {
+                        for field in AddressField.allCases where unused & 1 << field.ordinal != 0 {
                             guard let value = values.value(field.ordinal) else { continue }
                             sink.append(encoded.span(formatTexts.valueField[field]))
                             sink.appendEscaped(value, escape: values.entries[field.ordinal].needsEscape)
@@ -535,8 +528,8 @@ final class AddressRenderer: Sendable {
                             sink.append(encoded.span(span))
                         }
                     }
-                    if prepared.unused != 0 {
-                        for field in AddressField.allCases where prepared.unused & 1 << field.ordinal != 0 {
+                    if unused != 0 {
+                        for field in AddressField.allCases where unused & 1 << field.ordinal != 0 {
                             if !first { sink.append(0x2C) }
                             first = false
                             sink.append(encoded.span(formatTexts.notUsed[field]))
@@ -945,6 +938,8 @@ struct ShownValues: ~Copyable {
     private(set) var needsCare = false
     /// The fields `visible(_:)` gives a value for, as bits by `AddressField.ordinal`.
     private(set) var visibleFields: UInt16 = 0
+    /// The fields with a non-empty value (the hidden one too), as bits by `AddressField.ordinal`.
+    private(set) var enteredFields: UInt16 = 0
     private let hidden: Int
     /// The address's country code.
     let country: UnsafeBufferPointer<UInt8>
@@ -984,6 +979,7 @@ struct ShownValues: ~Copyable {
             }
             let entry = Self.entry(value)
             entries[ordinal] = entry
+            enteredFields |= 1 << ordinal
             if ordinal != self.hidden { visibleFields |= 1 << ordinal }
             if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd { needsCare = true }
         }

@@ -133,8 +133,10 @@ struct OpenCageTemplate {
 
 extension AddressFormatConverter {
     /// The fields every converted format shows, placed in this order where upstream's format has no slot: the
-    /// city first, so that the fallbacks beside the city have it.
-    static let placedFields = ["city", "postalCode", "region", "district", "sortingCode"]
+    /// city first, so that the fallbacks beside the city have it. The sorting code is not among them: it is
+    /// shown where upstream's format has `%X` (and in FR by override); elsewhere a country truly has no place for
+    /// one, and an entered one is listed with a `field_not_used` warning.
+    static let placedFields = ["city", "postalCode", "region", "district"]
 
     /// OpenCage's template for `country` (following `use_country`).
     func openCageTemplate(_ country: String) -> OpenCageTemplate? {

@@ -61,7 +61,8 @@ import Testing
                 #expect(
                     printed || notUsed.contains(field.rawValue),
                     "\(country) \(language ?? "-"): \(field) \"\(value)\" is neither in \(lines) nor warned")
-                if !Self.seeds.contains(country) {
+                // A generated format shows every field but the sorting code, which only some countries have.
+                if !Self.seeds.contains(country), field != .sortingCode {
                     #expect(!notUsed.contains(field.rawValue), "\(country): a generated format shows \(field)")
                 }
             }
