@@ -30,7 +30,7 @@ struct WorstLines {
         return "[" + Array(repeating: name, count: max(1, count)).joined(separator: ",") + "]"
     }
 
-    func lines(limit: Int) -> [(String, [UInt8])] {
+    static func lines(limit: Int) -> [(String, [UInt8])] {
         let text = { (prefix: String, suffix: String) in Self.filled(prefix, suffix, limit: limit) }
         let half = limit / 2 - 64
         let twoNames = Self.filled(#"{"op":"sort","locale":"de","names":[""#, "\",", limit: half + 40)
@@ -80,7 +80,7 @@ struct WorstLines {
         var report = JSONObject()
         var out: [UInt8] = []
         var worstOverall = 0.0
-        for (name, line) in lines(limit: limit) {
+        for (name, line) in Self.lines(limit: limit) {
             var samples: [Double] = []
             for _ in 0..<runs {
                 out.removeAll(keepingCapacity: true)
