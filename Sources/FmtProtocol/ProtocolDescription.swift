@@ -134,7 +134,8 @@ public enum ProtocolDescription {
                 Field(
                     "reloads", "object",
                     "`ok`, `failed`, `lastError`, `lastDurationUs`, `lastKept`, `generation`, `loadedAtUnixSeconds` "
-                        + "(when the data serving now was loaded)"),
+                        + "(when the data serving now was loaded); `requested`, `started`, `finished` (request numbers: "
+                        + "SIGHUPs received, the newest the running and the last finished reload answer) and `lastOk`"),
                 Field(
                     "copyRules", "object",
                     "`findings` (the copy rules' warnings about the catalogues serving now) and `byRule`"),

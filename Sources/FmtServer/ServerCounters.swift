@@ -27,6 +27,8 @@ public final class ServerCounters: Sendable {
     /// Closed because an unfinished line outlived `--line-timeout`.
     public let connectionsLineTimeouts = Atomic<Int>(0)
     public let linesTooLarge = Atomic<Int>(0)
+    /// Reload requests numbered, and which of them each reload answered.
+    public let reloadSequence = ReloadSequence()
     /// Times a client that does not read its responses was paused.
     public let readPauses = Atomic<Int>(0)
 
