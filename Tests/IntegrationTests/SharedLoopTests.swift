@@ -118,3 +118,27 @@ import Testing
         for _ in 0..<40 { done.wait() }
     }
 }
+
+/// Values whose scalars join into one cluster without end are refused before anything walks their clusters.
+@Suite struct JoinedTextTests {
+    @Test func anAddressValueJoiningMoreThanTheLimitIsRefusedNamingTheField() throws {
+        let daemon = try Daemon.start()
+        let chains = [
+            ("NL", "\u{1F468}" + String(repeating: "\u{200D}\u{1F468}", count: 8_000)),
+            ("IN", "\u{915}" + String(repeating: "\u{94D}\u{915}", count: 8_000)),
+            ("EG", String(repeating: "\u{600}", count: 20_000) + "a"),
+            ("NL", " " + String(repeating: "\u{200D}", count: 20_000)),
+        ]
+        for (country, city) in chains {
+            let address: JSONObject = ["country": .string(country), "city": .string(city)]
+            let request: JSONObject = ["op": "address", "address": .object(address)]
+            let error = try daemon.requestObject(JSONWriter.string(.object(request)))["error"]?.objectValue
+            #expect(error?["code"] == "invalid_field", "\(country)")
+            #expect(error?["field"] == "address.city", "\(country)")
+        }
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}"
+        let answer = try daemon.requestObject(
+            #"{"op":"address","address":{"country":"NL","city":"\#(family) Utrecht","street":"प्रतिनिधित्व"}}"#)
+        #expect(answer["ok"] == true, "\(answer)")
+    }
+}
