@@ -181,6 +181,14 @@ import Testing
         #expect(try !other.resolve("nl").isList)
     }
 
+    /// Blank is not a locale: an `Accept-Language` value of only commas and white space names no language and is
+    /// refused as `""` is, not read as English.
+    @Test(arguments: [" ", ",", " , ", "\t", ",,", " ,\t, ", String(repeating: ",", count: 900)])
+    func aBlankLocaleIsRefusedLikeAnEmptyOne(text: String) {
+        #expect(Self.field { () throws(CoreError) in _ = try Self.resolver.resolve(text) } == "locale", "\(text)")
+        #expect(Self.field { () throws(CoreError) in _ = try Self.resolver.resolve("") } == "locale")
+    }
+
     // MARK: - Bounds
 
     @Test func refusesMoreThanThirtyTwoEntries() throws {
