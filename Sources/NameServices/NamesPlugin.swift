@@ -328,8 +328,7 @@ public struct NamesPlugin: FormatterPlugin {
             category = rules.category(of: value)
         case .string(let text)?:
             guard let found = rules.category(ofDecimal: text) else {
-                throw CoreError.invalidField(
-                    "count", message: "The count \"\(text.prefix(32))\" is not a decimal such as \"1.0\" or \"-2.50\".")
+                throw CoreError.invalidField("count", message: DecimalText.pluralRefusal(text))
             }
             category = found
         case nil:
@@ -383,9 +382,15 @@ public struct NamesPlugin: FormatterPlugin {
             }
             return (name, decimal, true)
         case (.string(let text)?, .number):
-            guard isDecimal(text) else {
+            guard let decimal = DecimalText(text) else {
                 throw .invalidField(
                     field, message: "The argument \"\(name)\" must be a number, got \"\(text.prefix(32))\".")
+            }
+            guard decimal.count <= DecimalText.characterLimit else {
+                throw .invalidField(
+                    field,
+                    message: "The argument \"\(name)\" has \(decimal.count) characters; a decimal string has at most "
+                        + "\(DecimalText.characterLimit) characters.")
             }
             return (name, text, true)
         case (.string(let text)?, .text), (.string(let text)?, .select):
@@ -395,15 +400,6 @@ public struct NamesPlugin: FormatterPlugin {
         case (let other?, _):
             throw arguments.wrongType(name, expected: "a string or a number", got: other)
         }
-    }
-
-    /// `-?digits(.digits)?`, the decimal strings accepted where a number is expected.
-    static func isDecimal(_ text: String) -> Bool {
-        var bytes = Substring(text).utf8[...]
-        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-        let parts = bytes.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
-        return text.utf8.count <= 64 && !parts.isEmpty && parts.count <= 2
-            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { (0x30...0x39).contains($0) } }
     }
 }
 

@@ -256,6 +256,27 @@ import Testing
         #expect(word?.field == "args.count")
     }
 
+    /// A decimal string argument has at most 64 characters, as a `plural` count does; past that the answer says so,
+    /// rather than that it is no number.
+    @Test func aDecimalArgumentPastItsBoundIsRefusedStatingTheBound() throws {
+        let dataDirectory = try TemporaryDirectory([
+            "messages/en.json": #"{"app.cart.items": "{count, plural, one {# item} other {# items}}"}"#
+        ])
+        let plugin = try loadPlugin(NamesPlugin.self, dataDirectory: dataDirectory.path, configDirectory: nil)
+        func line(_ count: String) -> String {
+            #"{"op":"message","key":"app.cart.items","args":{"count":""# + count + #""}}"#
+        }
+        let longest = "2." + String(repeating: "0", count: 62)
+        #expect(try plugin.answer(line(longest))["text"] == "2 items")
+        do {
+            _ = try plugin.answer(line(longest + "0"))
+            Issue.record("a 65-character decimal was accepted")
+        } catch let error as any WireError {
+            #expect(error.field == "args.count")
+            #expect(error.message.contains("at most 64 characters"), "\(error.message)")
+        }
+    }
+
     @Test func argumentUsedAsTextAndInASelectIsAString() throws {
         let dataDirectory = try TemporaryDirectory([
             "messages/en.json":
