@@ -392,7 +392,10 @@ public struct NamesPlugin: FormatterPlugin {
                     message: "The argument \"\(name)\" has \(decimal.count) characters; a decimal string has at most "
                         + "\(DecimalText.characterLimit) characters.")
             }
-            return (name, text, true)
+            // Zero has no sign in a count: `-0.00` is formatted as `0.00` is.
+            return (
+                name, decimal.isZero && text.utf8.first == UInt8(ascii: "-") ? String(text.dropFirst()) : text, true
+            )
         case (.string(let text)?, .text), (.string(let text)?, .select):
             return (name, text, false)
         case (.number(let number)?, .select):

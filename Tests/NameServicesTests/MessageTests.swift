@@ -97,6 +97,19 @@ import Testing
         #expect(String(decoding: fresh[2], as: UTF8.self).contains(#"a\u0000b heeft 3 gegevens"#))
     }
 
+    /// Zero has no sign in a count: a negative zero, however it is spelled (a number, an exponent past any
+    /// decimal library's, a decimal string), prints as `0`, with its fraction digits where it has them.
+    @Test(arguments: [
+        (JSONValue.number(JSONNumber(literal: "-0e99999999999")), "0"), (.number(JSONNumber(literal: "-0")), "0"),
+        (.number(JSONNumber(literal: "-0.0E-7")), "0"), (.number(JSONNumber(literal: "-0.00")), "0"), ("-0", "0"),
+        ("-00", "0"), ("-0.000", "0"), ("-0.5", "-0.5"), (.number(JSONNumber(literal: "-1e0")), "-1"),
+    ])
+    func aNegativeZeroCountPrintsWithoutASign(count: JSONValue, printed: String) throws {
+        let response = try text("contacts.import.finished", "en", ["count": count, "source": "vCard"])
+        let suffix = printed == "-1" ? " contact imported from vCard" : " contacts imported from vCard"
+        #expect(response["text"] == .string(printed + suffix), "\(count)")
+    }
+
     @Test func unknownKeyIsAnErrorNeverTheKey() {
         let failure = shipped.failure(#"{"op":"message","key":"contacts.nope","locale":"nl","args":{}}"#)
         #expect(failure?.code == "unknown_key")
