@@ -1,12 +1,14 @@
+import CICU
+
 /// A decimal string where a count is expected (`plural`'s `count`, a `message` argument used as a number):
 /// `-?digits(.digits)?`, at most `characterLimit` characters; `plural` also keeps at most `fractionDigitLimit`
 /// digits after the point, since its category counts them (CLDR's `v` and `f`). The C shim checks the same
 /// bounds; these say which one a refused text broke.
 struct DecimalText {
-    /// The most characters a decimal string may have (64).
-    static let characterLimit = 64
-    /// The most digits after the point a decimal `plural` count may have (30).
-    static let fractionDigitLimit = 30
+    /// The most characters a decimal string may have (64), as the C shim bounds it.
+    static let characterLimit = Int(FMT_DECIMAL_MAX_LENGTH)
+    /// The most digits after the point a decimal `plural` count may have (30), as the C shim bounds it.
+    static let fractionDigitLimit = Int(FMT_DECIMAL_MAX_FRACTION_DIGITS)
 
     /// Its characters, when it is of the shape.
     let count: Int

@@ -22,6 +22,12 @@ public struct NamesPlugin: FormatterPlugin {
     private let pluralRules = TagCache<PluralRules> { PluralRules(tag: $0) }
     /// Plural rules by the request's `locale` text, as `collatorsByText` holds collators.
     private let pluralRulesByText = ByLocaleText<PluralRules>(limit: 256)
+    /// The number formatters decimal `plural` counts are read with, one per count of fraction digits, shared by
+    /// every language's rules and every thread.
+    private let decimalFormatters = DecimalFormatters()
+    /// How many number formatters decimal `plural` counts have opened so far (at most one per count of fraction
+    /// digits).
+    var decimalFormattersOpened: Int { decimalFormatters.opened }
     /// The language a `locale` text resolves to, for `message`.
     private let languagesByText = ByLocaleText<MessageLanguage>(limit: 256)
     private let catalogue: MessageCatalogue
@@ -327,7 +333,7 @@ public struct NamesPlugin: FormatterPlugin {
             }
             category = rules.category(of: value)
         case .string(let text)?:
-            guard let found = rules.category(ofDecimal: text) else {
+            guard let found = rules.category(ofDecimal: text, formatters: decimalFormatters) else {
                 throw CoreError.invalidField("count", message: DecimalText.pluralRefusal(text))
             }
             category = found

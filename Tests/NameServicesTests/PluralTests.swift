@@ -122,6 +122,26 @@ import Testing
         }
     }
 
+    /// A decimal count is read by an ICU number formatter kept for its count of fraction digits, not opened per
+    /// request: however many requests in however many languages, a plugin opens one per count it has met.
+    @Test func decimalCountsShareOneNumberFormatterPerCountOfFractionDigits() throws {
+        let plugin = try loadPlugin(NamesPlugin.self)
+        #expect(plugin.decimalFormattersOpened == 0)
+        // Fraction digits 1, 2, 0, 2, 3 and 1: four counts of them.
+        let counts = ["1.5", "2.50", "3", "-7.25", "0.125", "1000000.0"]
+        for _ in 0..<20 {
+            for locale in ["en", "cs", "pl", "fr"] {
+                for count in counts {
+                    let line = #"{"op":"plural","locale":""# + locale + #"","count":""# + count + #""}"#
+                    #expect(try plugin.answer(line) == (try shipped.answer(line)), "\(line)")
+                }
+            }
+        }
+        #expect(plugin.decimalFormattersOpened == 4)
+        #expect(plugin.failure(#"{"op":"plural","count":"1.5x"}"#)?.field == "count")
+        #expect(plugin.decimalFormattersOpened == 4)
+    }
+
     /// The message a refused request is answered with.
     func refusal(_ line: String) -> String? {
         do {
