@@ -236,6 +236,9 @@ public final class Dispatcher: Sendable {
         let request: Request
         do {
             request = try Request.decode(line, into: record)
+        } catch let refusal as Request.Refusal {
+            Self.appendError(refusal.error, id: refusal.id, to: &out)
+            return (stats.otherSlot, true)
         } catch let error as CoreError {
             Self.appendError(error, id: .null, to: &out)
             return (stats.otherSlot, true)

@@ -67,7 +67,10 @@ public enum ProtocolDescription {
         Field("bad_request", "", "JSON but not a request: not an object, `op` missing or not a string"),
         Field("unknown_op", "", "no such op (`info` lists them)"),
         Field("invalid_field", "", "a field has the wrong type or value; `field` names it"),
-        Field("too_large", "", "the line is longer than --max-line; the rest of the line is discarded"),
+        Field(
+            "too_large", "",
+            "the line is longer than --max-line, not counting its LF or CR LF ending; the rest of the line is discarded"
+        ),
         Field(
             "overloaded", "",
             "the daemon is at its connection limits; this one line is sent, then the connection closes"),

@@ -78,8 +78,9 @@ struct Options {
                 .list(
                     "--mix", "LIST",
                     help:
-                        "ops to cycle through: phone,phoneMatch,address,date,sort,ping (phoneMatch: 10,000 entries a request, "
-                        + "not in the default mix); ops the daemon does not serve (per `info`) "
+                        "ops to cycle through: phone,phoneMatch,address,date,sort,plural,ping (phoneMatch: 10,000 entries "
+                        + "a request, plural: decimal-string counts, neither in the default mix); ops the daemon does not "
+                        + "serve (per `info`) "
                         + "are skipped with a note",
                     default: "phone,address,date,sort", group: load
                 ) { options, ops throws(UsageError) in
@@ -146,7 +147,7 @@ struct Options {
 
     private static let modes = "Modes"
     private static let load = "Load options"
-    private static let knownOps = ["phone", "phoneMatch", "address", "date", "sort", "ping"]
+    private static let knownOps = ["phone", "phoneMatch", "address", "date", "sort", "plural", "ping"]
 
     enum Mode {
         case load, echo, compare, reload, idle, startup, micro, worstLines, busyPeers

@@ -152,18 +152,23 @@ enum OpenMetrics {
             text += " " + Self.format(value) + "\n"
         }
 
-        /// A label value with `\`, `"` and line feeds escaped.
+        /// A label value with `\`, `"` and line feeds escaped, read scalar by scalar (a `Character` holds CR LF as
+        /// one, which equals neither). The format has no escape for CR, and parsers that read a line at a time
+        /// must never see one raw: a CR is written as the line break it is, `\n`, a CR LF pair as one `\n`.
         static func escape(_ value: String) -> String {
-            var out = ""
-            for character in value {
-                switch character {
-                case "\\": out += "\\\\"
-                case "\"": out += "\\\""
-                case "\n": out += "\\n"
-                default: out.append(character)
+            var out = String.UnicodeScalarView()
+            var afterCR = false
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\\": out.append(contentsOf: #"\\"#.unicodeScalars)
+                case "\"": out.append(contentsOf: #"\""#.unicodeScalars)
+                case "\n" where afterCR: break
+                case "\n", "\r": out.append(contentsOf: #"\n"#.unicodeScalars)
+                default: out.append(scalar)
                 }
+                afterCR = scalar == "\r"
             }
-            return out
+            return String(out)
         }
 
         /// A whole number without a fraction, else the shortest text that reads back as the same Double.
