@@ -61,11 +61,13 @@ struct WorstLines {
             ),
             (
                 "address city, no-break spaces",
-                Self.filled(#"{"op":"address","address":{"country":"NL","city":""#, #""}}"#, unit: "\u{A0}", limit: limit)
+                Self.filled(
+                    #"{"op":"address","address":{"country":"NL","city":""#, #""}}"#, unit: "\u{A0}", limit: limit)
             ),
             (
                 "address city, Hangul jamo",
-                Self.filled(#"{"op":"address","address":{"country":"KR","city":""#, #""}}"#, unit: "\u{1100}", limit: limit)
+                Self.filled(
+                    #"{"op":"address","address":{"country":"KR","city":""#, #""}}"#, unit: "\u{1100}", limit: limit)
             ),
             (
                 "address city, U+0600 run",
