@@ -10,7 +10,7 @@ let options: Options
 do throws(UsageError) {
     options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
-    CommandLineExit.usage(error, command: "fmtbench", help: Options.command.helpText)
+    CommandLineExit.usage(error, command: "fmtbench")
 }
 if options.wantsHelp { CommandLineExit.succeed(printing: Options.command.helpText) }
 if options.wantsManual {

@@ -150,7 +150,7 @@ struct DaemonOptions {
             if let extra = parsed.positionals.first { throw UsageError("unexpected argument \(extra)") }
             if options.strict && !options.checkOnly { throw UsageError("--strict goes with --check") }
         } catch {
-            CommandLineExit.usage(error, command: "fmtd", help: command.helpText)
+            CommandLineExit.usage(error, command: "fmtd")
         }
         if options.wantsHelp { CommandLineExit.succeed(printing: command.helpText) }
         if options.wantsVersion { CommandLineExit.succeed(printing: "fmtd \(FormatterHost.version)") }

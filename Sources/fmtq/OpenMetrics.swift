@@ -1,6 +1,7 @@
 import FmtClient
+import FmtCommandLine
 import FmtCore
-import Foundation
+import Glibc
 
 /// `fmtq stats --openmetrics`: `stats` and `info` as the Prometheus text exposition format (version 0.0.4, the one
 /// node_exporter's textfile collector and `promtool check metrics` read), ended by OpenMetrics' `# EOF`. Counters
@@ -13,15 +14,15 @@ enum OpenMetrics {
         do {
             answers = try connection.pipeline([["op": "stats"], ["op": "info"]])
         } catch {
-            FileHandle.standardError.write(Data("fmtq: the daemon closed the connection before answering\n".utf8))
+            CommandLineExit.writeError("fmtq: the daemon closed the connection before answering\n")
             exit(3)
         }
         switch (answers[0], answers[1]) {
         case (.success(let stats), .success(let info)):
-            FileHandle.standardOutput.write(Data(text(stats: stats, info: info).utf8))
+            CommandLineExit.writeOutput(text(stats: stats, info: info))
             exit(0)
         case (.failure(let error), _), (_, .failure(let error)):
-            FileHandle.standardError.write(Data("fmtq stats: \(error)\n".utf8))
+            CommandLineExit.writeError("fmtq stats: \(error)\n")
             exit(1)
         }
     }
