@@ -184,12 +184,14 @@ public struct AddressPlugin: FormatterPlugin {
         for field in AddressField.allCases {
             guard let slot = slots[field] else { continue }
             switch object.withUTF8(at: slot, Self.enteredText) {
-            case .some(let value?): input.values[field] = value
-            case .some(nil): break
+            case .some(.success(let value?)): input.values[field] = value
+            case .some(.success(nil)): break
+            case .some(.failure): throw Self.tooJoined(object, field)
             case nil:
                 // No string: read again by name, for its failure (or as absent, when `null`).
-                if let value = try object.withUTF8(field.rawValue, Self.enteredString), let value {
-                    input.values[field] = .string(value)
+                if let value = try object.withUTF8(field.rawValue, Self.enteredString) {
+                    guard case .success(let value) = value else { throw Self.tooJoined(object, field) }
+                    if let value { input.values[field] = .string(value) }
                 }
             }
         }
@@ -208,15 +210,34 @@ public struct AddressPlugin: FormatterPlugin {
     /// An entered value as shown, trimmed: where it lies in the request's line when the bytes decide the trimming
     /// (`withUTF8(at:_:)` lends bytes that stay put while the request lives), else as a `String`; nil when nothing
     /// is left.
-    private static func enteredText(_ utf8: UnsafeBufferPointer<UInt8>) -> EnteredText? {
-        guard let range = PlainText.trimmedRange(utf8) else { return enteredString(utf8).map(EnteredText.string) }
-        return range.isEmpty ? nil : .utf8(UnsafeBufferPointer(rebasing: utf8[range]))
+    private static func enteredText(_ utf8: UnsafeBufferPointer<UInt8>) -> Result<EnteredText?, TooJoined> {
+        guard let range = PlainText.trimmedRange(utf8) else {
+            return enteredString(utf8).map { $0.map(EnteredText.string) }
+        }
+        guard utf8.count <= PlainText.maximumJoinedRun || PlainText.longestJoinedRun(utf8) <= PlainText.maximumJoinedRun
+        else { return .failure(TooJoined()) }
+        return .success(range.isEmpty ? nil : .utf8(UnsafeBufferPointer(rebasing: utf8[range])))
     }
 
-    /// An entered value as shown, trimmed, as a `String`; nil when nothing is left.
-    private static func enteredString(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+    /// An entered value as shown, trimmed, as a `String`; nil when nothing is left. A value with more scalars
+    /// joined in a row than `PlainText.maximumJoinedRun` fails before it is trimmed (trimming walks its clusters).
+    private static func enteredString(_ utf8: UnsafeBufferPointer<UInt8>) -> Result<String?, TooJoined> {
+        guard utf8.count <= PlainText.maximumJoinedRun || PlainText.longestJoinedRun(utf8) <= PlainText.maximumJoinedRun
+        else { return .failure(TooJoined()) }
         let text = PlainText.trimmed(utf8: utf8)
-        return text.isEmpty ? nil : text
+        return .success(text.isEmpty ? nil : text)
+    }
+
+    /// A value with a longer run of joined scalars than a grapheme cluster of any language has.
+    struct TooJoined: Error {}
+
+    /// The failure of a value with more scalars joined in a row than `PlainText.maximumJoinedRun`.
+    private static func tooJoined(_ object: RequestFields, _ field: AddressField) -> CoreError {
+        .invalidField(
+            object.path(field.rawValue),
+            message:
+                "\"\(object.path(field.rawValue))\" joins more than \(PlainText.maximumJoinedRun) characters into one "
+                + "(a grapheme cluster longer than any language writes).")
     }
 
     /// `read(_:into:)` for an object tree (a request made in code), by name. Once the names found account for every
@@ -229,6 +250,7 @@ public struct AddressPlugin: FormatterPlugin {
         for field in AddressField.allCases where unaccounted > 0 {
             guard let value = try object.withUTF8(field.rawValue, Self.enteredString) else { continue }
             unaccounted -= 1
+            guard case .success(let value) = value else { throw Self.tooJoined(object, field) }
             if let value { values[field] = .string(value) }
         }
         let code: String

@@ -35,6 +35,7 @@ struct FormatCatalog: Sendable {
         guard let version = try root.string("version", or: versionProblem), !version.isEmpty else {
             throw root.member("version").invalid(versionProblem)
         }
+        if let problem = DataVersion.problem(version) { throw root.member("version").invalid(problem) }
         self.version = version
         var formats = try Self.entries(root, file: Self.file, allowed: ["version", "formats"])
         guard formats["default"] != nil else {

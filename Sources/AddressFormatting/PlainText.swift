@@ -234,6 +234,65 @@ enum PlainText {
         byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
+    /// The most scalars an entered value may join in a row (`longestJoinedRun`): far beyond the longest grapheme
+    /// cluster of any writing system (an emoji family is about 11, a Devanagari conjunct word about 20), and small
+    /// enough that walking one cluster, as trimming does, stays cheap whatever the value.
+    static let maximumJoinedRun = 128
+
+    /// An upper bound of the longest grapheme cluster of UTF-8 text, in scalars, in one pass over its bytes: the
+    /// longest run of scalars between places where grapheme breaking always breaks. It breaks before ASCII and
+    /// before whitespace, letters that start their own cluster (`startsOwnCluster`) and Hangul syllables, unless
+    /// the scalar before is a Prepend (which joins whatever follows), a Hangul leading consonant before a syllable,
+    /// or a CR before LF. Runs of ZWJ-joined emoji, virama-joined consonants, Prepends or combining marks count in
+    /// full (a test holds the bound to `Character` over every scalar pair).
+    static func longestJoinedRun(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        var longest = 0
+        var run = 0
+        var previous: UInt32 = 0x20
+        var index = 0
+        while index < utf8.count {
+            let lead = utf8[index]
+            let value: UInt32
+            if lead < 0x80 {
+                value = UInt32(lead)
+                index &+= 1
+            } else {
+                value = scalar(utf8, at: index) ?? 0xFFFD
+                index &+= lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+            }
+            if breaksBefore(value, after: previous) {
+                run = 1
+            } else {
+                run &+= 1
+                if run > longest { longest = run }
+            }
+            if run > longest { longest = run }
+            previous = value
+        }
+        return longest
+    }
+
+    /// Whether grapheme breaking always breaks between `previous` and `value` (conservative: false when in doubt).
+    static func breaksBefore(_ value: UInt32, after previous: UInt32) -> Bool {
+        if isPrepend(previous) { return false }
+        if value < 0x80 { return !(previous == 0x0D && value == 0x0A) }
+        if (0xAC00...0xD7A3).contains(value) {
+            return !(0x1100...0x115F).contains(previous) && !(0xA960...0xA97C).contains(previous)
+        }
+        return isWhitespace(value) || startsOwnCluster(value)
+    }
+
+    /// Grapheme_Cluster_Break Prepend: joined to whatever follows it but a control.
+    static func isPrepend(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x600...0x605, 0x6DD, 0x70F, 0x890...0x891, 0x8E2, 0xD4E, 0x110BD, 0x110CD, 0x111C2...0x111C3, 0x1193F,
+            0x11941, 0x113D1, 0x11A3A, 0x11A84...0x11A89, 0x11D46, 0x11F02:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// The definition: trimming whole characters.
     private static func characterTrimmed(_ text: Substring) -> String {
         guard let first = text.firstIndex(where: { !$0.isWhitespace }),

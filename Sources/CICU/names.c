@@ -1,5 +1,6 @@
 #include "fmt_icu_names.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unicode/ucol.h>
@@ -16,6 +17,13 @@ struct fmt_collator {
 
 struct fmt_plural {
     UPluralRules *rules;
+};
+
+/* One formatter per count of fraction digits, 0 to FMT_DECIMAL_MAX_FRACTION_DIGITS, published once with a
+   compare-and-swap: a slot goes from NULL to its formatter and never changes again until close. */
+struct fmt_decimal_formatters {
+    _Atomic(UNumberFormatter *) by_digits[FMT_DECIMAL_MAX_FRACTION_DIGITS + 1];
+    atomic_int opened;
 };
 
 /* A BCP 47 tag as an ICU locale id ("de-u-co-phonebk" -> "de@collation=phonebook"); 0 on failure. */
@@ -141,13 +149,10 @@ static int32_t fraction_digits(const char *text, int32_t length) {
     return (int32_t)(p - start);
 }
 
-int fmt_plural_select_decimal(const fmt_plural *plural, const char *decimal, int32_t length, char *out,
-                              int32_t capacity) {
-    if (length < 0 || length > 64) return -1;
-    int32_t digits = fraction_digits(decimal, length);
-    if (digits < 0 || digits > 30) return -1;
-    /* A skeleton with exactly the text's fraction digits keeps "1.0" as 1.0 (v = 1): the default drops them. */
-    UChar skeleton[48];
+/* A formatter that keeps exactly `digits` fraction digits: "1.0" stays 1.0 (v = 1), which the default drops.
+   The locale only reads the decimal string; the plural rules are the caller's. NULL when ICU cannot open it. */
+static UNumberFormatter *open_decimal_formatter(int32_t digits) {
+    UChar skeleton[FMT_DECIMAL_MAX_FRACTION_DIGITS + 18];
     int32_t skeleton_length = 0;
     if (digits == 0) {
         u_uastrcpy(skeleton, "precision-integer");
@@ -158,13 +163,69 @@ int fmt_plural_select_decimal(const fmt_plural *plural, const char *decimal, int
     }
     UErrorCode status = U_ZERO_ERROR;
     UNumberFormatter *formatter = unumf_openForSkeletonAndLocale(skeleton, skeleton_length, "en", &status);
+    if (U_FAILURE(status)) {
+        unumf_close(formatter);
+        return NULL;
+    }
+    return formatter;
+}
+
+fmt_decimal_formatters *fmt_decimal_formatters_open(void) {
+    fmt_decimal_formatters *formatters = malloc(sizeof *formatters);
+    if (formatters == NULL) return NULL;
+    for (int32_t i = 0; i <= FMT_DECIMAL_MAX_FRACTION_DIGITS; i++) atomic_init(&formatters->by_digits[i], NULL);
+    atomic_init(&formatters->opened, 0);
+    return formatters;
+}
+
+void fmt_decimal_formatters_close(fmt_decimal_formatters *formatters) {
+    if (formatters == NULL) return;
+    for (int32_t i = 0; i <= FMT_DECIMAL_MAX_FRACTION_DIGITS; i++) {
+        UNumberFormatter *formatter = atomic_load_explicit(&formatters->by_digits[i], memory_order_acquire);
+        if (formatter != NULL) unumf_close(formatter);
+    }
+    free(formatters);
+}
+
+int32_t fmt_decimal_formatters_opened(const fmt_decimal_formatters *formatters) {
+    if (formatters == NULL) return 0;
+    return atomic_load_explicit(&((fmt_decimal_formatters *)formatters)->opened, memory_order_relaxed);
+}
+
+/* The shared formatter for `digits` fraction digits, opened by the first caller that needs it. Two threads may
+   open one at once: the first published wins and the other closes its own. */
+static UNumberFormatter *decimal_formatter(fmt_decimal_formatters *formatters, int32_t digits) {
+    _Atomic(UNumberFormatter *) *slot = &formatters->by_digits[digits];
+    UNumberFormatter *found = atomic_load_explicit(slot, memory_order_acquire);
+    if (found != NULL) return found;
+    UNumberFormatter *made = open_decimal_formatter(digits);
+    if (made == NULL) return NULL;
+    UNumberFormatter *expected = NULL;
+    if (atomic_compare_exchange_strong_explicit(slot, &expected, made, memory_order_acq_rel, memory_order_acquire)) {
+        atomic_fetch_add_explicit(&formatters->opened, 1, memory_order_relaxed);
+        return made;
+    }
+    unumf_close(made);
+    return expected;
+}
+
+int fmt_plural_select_decimal(const fmt_plural *plural, fmt_decimal_formatters *formatters, const char *decimal,
+                              int32_t length, char *out, int32_t capacity) {
+    if (length < 0 || length > FMT_DECIMAL_MAX_LENGTH) return -1;
+    int32_t digits = fraction_digits(decimal, length);
+    if (digits < 0 || digits > FMT_DECIMAL_MAX_FRACTION_DIGITS) return -1;
+    /* Without a table (its allocation failed) a formatter is opened for this call alone. */
+    UNumberFormatter *formatter =
+        formatters != NULL ? decimal_formatter(formatters, digits) : open_decimal_formatter(digits);
+    if (formatter == NULL) return -1;
+    UErrorCode status = U_ZERO_ERROR;
     UFormattedNumber *result = unumf_openResult(&status);
     UChar keyword[32];
     int32_t n = -1;
     if (U_SUCCESS(status)) unumf_formatDecimal(formatter, decimal, length, result, &status);
     if (U_SUCCESS(status)) n = uplrules_selectFormatted(plural->rules, result, keyword, 32, &status);
     unumf_closeResult(result);
-    unumf_close(formatter);
+    if (formatters == NULL) unumf_close(formatter);
     if (U_FAILURE(status) || n <= 0 || n >= 32) return -1;
     return fmt_shim_utf16_to_utf8(keyword, n, out, capacity);
 }

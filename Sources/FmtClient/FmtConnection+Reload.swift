@@ -45,17 +45,15 @@ extension FmtConnection {
         guard kill(pid, SIGHUP) == 0 else { throw .cannotSignal(pid: pid, errno: errno) }
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let after = try reloadCounters()
-            if after.ok > before.ok { return FmtReloadResult(generation: after.generation, kept: after.kept) }
-            if after.failed > before.failed { throw .refused(reason: after.lastError) }
+            if let outcome = FmtReloadCounters.outcome(before: before, after: try reloadCounters()) {
+                return try outcome.get()
+            }
             usleep(10_000)
         }
         throw .timedOut(timeout)
     }
 
-    private func reloadCounters() throws(FmtReloadError) -> (
-        ok: Int, failed: Int, generation: Int, lastError: String, kept: [String]
-    ) {
+    private func reloadCounters() throws(FmtReloadError) -> FmtReloadCounters {
         let response: JSONObject
         do {
             response = try stats()
@@ -63,10 +61,60 @@ extension FmtConnection {
             throw .connection(error)
         }
         guard let reloads = response["reloads"]?.objectValue else { throw .noReloadStats }
-        return (
-            reloads["ok"]?.numberValue?.intValue ?? 0, reloads["failed"]?.numberValue?.intValue ?? 0,
-            reloads["generation"]?.numberValue?.intValue ?? 0, reloads["lastError"]?.stringValue ?? "",
-            reloads["lastKept"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        )
+        return FmtReloadCounters(
+            ok: reloads["ok"]?.numberValue?.intValue ?? 0, failed: reloads["failed"]?.numberValue?.intValue ?? 0,
+            generation: reloads["generation"]?.numberValue?.intValue ?? 0,
+            lastError: reloads["lastError"]?.stringValue ?? "",
+            kept: reloads["lastKept"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+            requested: reloads["requested"]?.numberValue?.intValue,
+            finished: reloads["finished"]?.numberValue?.intValue,
+            lastOK: reloads["lastOk"]?.boolValue)
+    }
+}
+
+/// `stats.reloads` as `reload` reads it before its SIGHUP and while it waits.
+public struct FmtReloadCounters: Sendable, Equatable {
+    public var ok: Int
+    public var failed: Int
+    public var generation: Int
+    public var lastError: String
+    public var kept: [String]
+    /// Reload requests the daemon received (nil from a daemon that does not number them).
+    public var requested: Int?
+    /// The newest request the last finished reload answered.
+    public var finished: Int?
+    /// Whether that reload installed its data.
+    public var lastOK: Bool?
+
+    public init(
+        ok: Int, failed: Int, generation: Int, lastError: String, kept: [String], requested: Int? = nil,
+        finished: Int? = nil, lastOK: Bool? = nil
+    ) {
+        self.ok = ok
+        self.failed = failed
+        self.generation = generation
+        self.lastError = lastError
+        self.kept = kept
+        self.requested = requested
+        self.finished = finished
+        self.lastOK = lastOK
+    }
+
+    /// The outcome of the reload asked for between `before` and `after`, or nil while it has none yet. Only a
+    /// reload that began after the request answers it (one whose requests go past `before.requested`); one that
+    /// was already running when the request came, and merged it into the next, does not, whatever it reports.
+    public static func outcome(
+        before: FmtReloadCounters, after: FmtReloadCounters
+    ) -> Result<FmtReloadResult, FmtReloadError>? {
+        if let requested = before.requested, let finished = after.finished {
+            guard finished > requested else { return nil }
+            return after.lastOK == true
+                ? .success(FmtReloadResult(generation: after.generation, kept: after.kept))
+                : .failure(.refused(reason: after.lastError))
+        }
+        // A daemon without request numbers: the first reload counted after the signal.
+        if after.ok > before.ok { return .success(FmtReloadResult(generation: after.generation, kept: after.kept)) }
+        if after.failed > before.failed { return .failure(.refused(reason: after.lastError)) }
+        return nil
     }
 }

@@ -215,10 +215,21 @@ public enum CommandLineExit {
         exit(0)
     }
 
-    /// Prints `command: message`, a blank line and `help` to standard error and exits 2.
-    public static func usage(_ error: UsageError, command: String, help: String) -> Never {
-        write("\(command): \(error.message)\n\n\(help)\n", to: 2)
+    /// Prints `command: message` and where the help is (`see 'fmtq phone --help'`) to standard error and exits 2:
+    /// one mistake, one line, not the whole help after it.
+    public static func usage(_ error: UsageError, command: String) -> Never {
+        write("\(command): \(error.message)\nsee '\(command) --help'\n", to: 2)
         exit(2)
+    }
+
+    /// Writes `text` whole to standard error, without Foundation.
+    public static func writeError(_ text: String) {
+        write(text, to: 2)
+    }
+
+    /// Writes `text` whole to standard output, without Foundation.
+    public static func writeOutput(_ text: String) {
+        write(text, to: 1)
     }
 
     private static func write(_ text: String, to fd: Int32) {

@@ -169,7 +169,8 @@ extension CommandSpec {
                 var notes: [String] = []
                 if let value = option.defaultValue { notes.append("Default: \(value).") }
                 if let variable = option.environment { notes.append("Environment: `\(variable)`.") }
-                help = ([help.prefix(1).uppercased() + help.dropFirst() + "."] + notes).joined(separator: " ")
+                // The help as `--help` writes it (its first word may be a value, such as `error`), ended with a period.
+                help = ([help + "."] + notes).joined(separator: " ")
                 return (([option.synopsis] + option.aliases).joined(separator: ", "), help)
             })
     }

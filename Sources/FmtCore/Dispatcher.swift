@@ -125,7 +125,9 @@ public final class Dispatcher: Sendable {
         private let dispatcher: Dispatcher
         private let shard: RequestStats.Shard
         private var plugins: PluginSet?
-        private var clock: UInt64 = 0
+        /// The monotonic time (nanoseconds) of the last answer's end, or of the last `restartClock()`: read by the
+        /// loop to bound the time one connection is answered in a row, at no further clock read.
+        public private(set) var clock: UInt64 = 0
         /// The record every line is read into, reused while no request still holds it.
         private var record = RequestRecord()
         /// The writer of every answer, taken up again for each: a new one zeroed its staging bytes per request.
@@ -234,6 +236,9 @@ public final class Dispatcher: Sendable {
         let request: Request
         do {
             request = try Request.decode(line, into: record)
+        } catch let refusal as Request.Refusal {
+            Self.appendError(refusal.error, id: refusal.id, to: &out)
+            return (stats.otherSlot, true)
         } catch let error as CoreError {
             Self.appendError(error, id: .null, to: &out)
             return (stats.otherSlot, true)

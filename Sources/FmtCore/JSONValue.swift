@@ -77,12 +77,16 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
 
     /// The literal for decimal arithmetic (ICU's number formatting), or nil when it is out of a double's
     /// range. A zero keeps its digits but loses its exponent (`0e9999999999` → `0`), which decimal
-    /// libraries refuse past a limit of their own.
+    /// libraries refuse past a limit of their own, and its sign (`-0.0` → `0.0`): zero has no sign in a count.
     public var decimalText: String? {
         guard doubleValue != nil else { return nil }
-        guard !mantissaIsNonZero, let exponent = text.utf8.firstIndex(where: { $0 | 0x20 == UInt8(ascii: "e") })
-        else { return text }
-        return String(text[..<exponent])
+        guard !mantissaIsNonZero else { return text }
+        var zero = Substring(text)
+        if let exponent = zero.utf8.firstIndex(where: { $0 | 0x20 == UInt8(ascii: "e") }) {
+            zero = zero[..<exponent]
+        }
+        if zero.utf8.first == UInt8(ascii: "-") { zero = zero.dropFirst() }
+        return String(zero)
     }
 
     /// Whether a digit before the exponent is not `0`.

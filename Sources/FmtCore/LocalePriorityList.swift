@@ -63,7 +63,8 @@ public struct LocalePriorityList: Sendable, Hashable {
     }
 
     /// Reads an `Accept-Language` value (RFC 9110 §12.5.4): comma-separated language ranges, each with an
-    /// optional `;q=` weight of at most three decimals; empty elements are skipped.
+    /// optional `;q=` weight of at most three decimals; empty elements are skipped, but a value with no element
+    /// at all (only commas and white space) names no language and is refused.
     public init(acceptLanguage text: String, field: String) throws(CoreError) {
         let bytes = text.utf8.count
         guard bytes <= Self.maximumAcceptLanguageBytes else {
@@ -98,6 +99,15 @@ public struct LocalePriorityList: Sendable, Hashable {
                 continue
             }
             weighted.append((Entry(index: index, tag: range), weight))
+        }
+        // Blank is not a locale: a value of only commas and white space is refused, as `""` is.
+        guard count > 0 else {
+            throw .invalidField(
+                field,
+                message:
+                    "\"\(text.prefix(64))\" names no language: send a tag (e.g. nl-BE) or an Accept-Language "
+                    + "value, or leave the field out."
+            )
         }
         // Higher weight first; equal weights keep the order sent (the enumeration order breaks ties).
         let ordered = weighted.enumerated().sorted {

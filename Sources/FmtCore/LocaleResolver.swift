@@ -98,8 +98,11 @@ public final class LocaleResolver: Sendable {
     /// Supported interface languages, English first.
     public let supported: [String]
     private let available: Set<String>
-    /// Resolutions by the bytes of the text (or of an array's key, `arrayKey(_:)`), found without a `String`.
+    /// Resolutions of strings by their bytes, found without a `String`. Only strings are kept here, so a string is
+    /// never answered with what another kind of value resolved to, whatever bytes it holds.
     private let cache = ByteKeyedCache<ResolvedLocale>(limit: 4096, longestKey: LocaleResolver.longestCachedKey)
+    /// Resolutions of arrays by `arrayKey(_:)`: a cache of their own, so no string can spell an array's key.
+    private let arrayCache = ByteKeyedCache<ResolvedLocale>(limit: 1024, longestKey: LocaleResolver.longestCachedKey)
     /// What an absent `locale` resolves to: English, made once.
     public let english: ResolvedLocale
 
@@ -120,8 +123,8 @@ public final class LocaleResolver: Sendable {
     /// tags cannot pin megabytes of keys.
     static let longestCachedKey = 256
 
-    /// How many resolutions the cache holds (for tests of its bound).
-    var cachedCount: Int { cache.count }
+    /// How many resolutions the caches hold, strings' and arrays' (for tests of their bound).
+    var cachedCount: Int { cache.count + arrayCache.count }
 
     /// Resolves a tag, or an `Accept-Language` value (`fr-CH, fr;q=0.9, de;q=0.7`), from a request field; a
     /// malformed tag is `invalid_field` naming that field, a malformed element of a list naming it by index
@@ -176,15 +179,15 @@ public final class LocaleResolver: Sendable {
         let list = try LocalePriorityList(array: values, field: field)
         guard let key = Self.arrayKey(values) else { return resolve(list) }
         return key.withUnsafeBufferPointer { key in
-            cache.value(for: key) { () -> ResolvedLocale? in resolve(list) }!
+            arrayCache.value(for: key) { () -> ResolvedLocale? in resolve(list) }!
         }
     }
 
-    /// An array's cache key: a 0x01 byte, then each entry's byte length, a colon and its text (`-` for an entry
-    /// that is not a string), so no two arrays (and no string, which cannot hold a 0x01 and resolve) share a key;
-    /// nil past `longestCachedKey` bytes.
+    /// An array's key in `arrayCache`: each entry's byte length, a colon and its text (`-` for an entry that is
+    /// not a string), so no two arrays share a key; nil past `longestCachedKey` bytes. Strings are cached apart,
+    /// so a string that spells the same bytes finds nothing of an array's.
     static func arrayKey(_ values: [JSONValue]) -> [UInt8]? {
-        var key: [UInt8] = [0x01]
+        var key: [UInt8] = []
         for value in values {
             switch value {
             case .string(let text):

@@ -73,6 +73,14 @@ public struct Region: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { code }
 
+    /// Every territory `init(alpha2:)` takes under its own code (aliases such as `UK` left out), sorted: what a
+    /// completion or a form offers.
+    public static var territories: [String] {
+        (0..<(26 * 26)).compactMap { slot in
+            canonicalCodes[slot].flatMap { $0 == letterCodes[slot] ? $0 : nil }
+        }
+    }
+
     /// The canonical code of each upper-case two-letter code, at `slot(_:)`; nil where ICU knows none. Asked of
     /// ICU once for all 676 codes, so a request finds a region by indexing.
     private static let canonicalCodes: [String?] = {

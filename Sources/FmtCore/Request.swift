@@ -56,13 +56,29 @@ public struct Request: Sendable {
     /// the flat reading leaves to `JSONReader` (an error among them), through `JSONReader` and `init(_:)`, whose
     /// `JSONReadError` or `CoreError` is thrown.
     public init(line: UnsafeBufferPointer<UInt8>) throws {
-        self = try Self.decode(line, into: RequestRecord())
+        do {
+            self = try Self.decode(line, into: RequestRecord())
+        } catch let refusal as Refusal {
+            throw refusal.error
+        }
     }
 
-    /// As `init(line:)`, reading into `record`.
+    /// A line that is JSON but no request (not an object, or its `op` missing or not a string): why, and the `id`
+    /// the object sent (`null` when it sent none), which the answer echoes as every other error's does.
+    struct Refusal: Error {
+        let error: CoreError
+        let id: JSONValue
+    }
+
+    /// As `init(line:)`, reading into `record`; a line that is JSON but no request throws a `Refusal`.
     static func decode(_ line: UnsafeBufferPointer<UInt8>, into record: RequestRecord) throws -> Request {
         if record.scan(line), let request = Request(record: record) { return request }
-        return try Request(try JSONReader.parse(line))
+        let value = try JSONReader.parse(line)
+        do {
+            return try Request(value)
+        } catch {
+            throw Refusal(error: error, id: value.objectValue?["id"] ?? .null)
+        }
     }
 
     /// A request read flat from `record`, which has scanned its line: nil unless the line is an object with a

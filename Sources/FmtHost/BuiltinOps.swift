@@ -48,6 +48,7 @@ enum BuiltinOps {
     static func statsReport(stats: RequestStats?, registry: PluginRegistry?, counters: ServerCounters) -> JSONObject {
         let totals = stats?.totals ?? (requests: 0, errors: 0)
         let reloads = registry?.lastReload ?? ReloadRecord()
+        let sequence = counters.reloadSequence.snapshot
         return [
             "uptimeSeconds": .number(JSONNumber((counters.uptimeSeconds * 1000).rounded() / 1000)),
             "connections": .object(counters.connections),
@@ -63,6 +64,8 @@ enum BuiltinOps {
                 "lastKept": .array(reloads.lastKept.map { JSONValue($0) }),
                 "generation": JSONValue(registry?.current.generation ?? 0),
                 "loadedAtUnixSeconds": reloads.loadedAtUnixSeconds.map { .number(JSONNumber($0)) } ?? .null,
+                "requested": JSONValue(sequence.requested), "started": JSONValue(sequence.started),
+                "finished": JSONValue(sequence.finished), "lastOk": sequence.lastOK.map { .bool($0) } ?? .null,
             ],
             "copyRules": CopyRuleReport.stats(registry.map { CopyRuleReport.findings(in: $0.current) } ?? []),
         ]

@@ -67,7 +67,10 @@ public enum ProtocolDescription {
         Field("bad_request", "", "JSON but not a request: not an object, `op` missing or not a string"),
         Field("unknown_op", "", "no such op (`info` lists them)"),
         Field("invalid_field", "", "a field has the wrong type or value; `field` names it"),
-        Field("too_large", "", "the line is longer than --max-line; the rest of the line is discarded"),
+        Field(
+            "too_large", "",
+            "the line is longer than --max-line, not counting its LF or CR LF ending; the rest of the line is discarded"
+        ),
         Field(
             "overloaded", "",
             "the daemon is at its connection limits; this one line is sent, then the connection closes"),
@@ -134,7 +137,8 @@ public enum ProtocolDescription {
                 Field(
                     "reloads", "object",
                     "`ok`, `failed`, `lastError`, `lastDurationUs`, `lastKept`, `generation`, `loadedAtUnixSeconds` "
-                        + "(when the data serving now was loaded)"),
+                        + "(when the data serving now was loaded); `requested`, `started`, `finished` (request numbers: "
+                        + "SIGHUPs received, the newest the running and the last finished reload answer) and `lastOk`"),
                 Field(
                     "copyRules", "object",
                     "`findings` (the copy rules' warnings about the catalogues serving now) and `byRule`"),

@@ -27,6 +27,14 @@ final class Connection {
     var lastLineEnd: UInt64
     /// Bytes of the framer's unfinished line and `backlog` last reported to the input budget.
     var charged = 0
+    /// Unread response bytes last reported to the output budget.
+    var chargedOutput = 0
+    /// When this connection's current slice began (the lane's clock, nanoseconds; 0 before its first line).
+    var turnStart: UInt64 = 0
+    /// The slice ran out with work left: the connection goes to the loop's `busy` queue when its turn settles.
+    var yielded = false
+    /// Waiting in the loop's `busy` queue: read and answered only from there.
+    var queued = false
     /// The epoll interest currently registered, to avoid redundant `epoll_ctl` calls.
     var interest: UInt32 = 0
 

@@ -10,6 +10,12 @@ final class EventLoop: @unchecked Sendable {
     private static let listenerToken: UInt64 = .max
     private static let wakeToken: UInt64 = .max - 1
     private static let readChunk = 64 * 1024
+    /// The time one connection is answered in a row (nanoseconds) before the loop moves on: a client pipelining
+    /// costly lines yields to the others after this, and waits in `busy` for its next turn.
+    static let slice: UInt64 = 200_000
+    /// The time one pass over `busy` may take (microseconds) before the loop looks for new events again, so a fresh
+    /// client's line waits at most about this behind any number of busy peers.
+    static let busyPass: UInt64 = 1_000
     /// Exclusive wake-ups: one loop, not all, wakes for each incoming connection.
     private static let listenerEvents = UInt32(CSYS_EPOLLIN) | UInt32(bitPattern: Int32(CSYS_EPOLLEXCLUSIVE))
 
@@ -42,6 +48,11 @@ final class EventLoop: @unchecked Sendable {
     /// longer than one read still finishes (and frees what it holds) instead of every such line waiting for
     /// `--line-timeout`. The cap can thus be exceeded by at most one `--max-line` per loop.
     private var finisher: Int32?
+    /// Connections that used their slice with work left (a backlog, or bytes still in the socket), served in turn
+    /// after each pass over new events, for at most `busyPass` a pass. A queued connection is not read on an
+    /// event: only here.
+    private var busy: [Int32] = []
+    private var busyStart = 0
     private var draining = false
 
     /// Monotonic microseconds of the loop's last turn, read by the watchdog.
@@ -115,11 +126,13 @@ final class EventLoop: @unchecked Sendable {
                 default: handle(fd: Int32(truncatingIfNeeded: event.data), events: event.events, now: now)
                 }
             }
+            if busyStart < busy.count { serveBusy(now: now) }
             lane.endBatch()
+            timeout = busyStart < busy.count ? 0 : 250
             if stopRequested.load(ordering: .relaxed) {
                 if beginOrContinueDrain() { break }
                 let left = stopDeadline.load(ordering: .relaxed) &- csys_monotonic_usec()
-                timeout = Int32(min(250, left / 1000 + 1))
+                timeout = min(timeout, Int32(min(250, left / 1000 + 1)))
             }
             if let until = acceptPausedUntil, now >= until, listening {
                 acceptPausedUntil = nil
@@ -304,13 +317,16 @@ final class EventLoop: @unchecked Sendable {
     private func handle(fd: Int32, events: UInt32, now: UInt64) {
         guard let connection = connections[fd] else { return }
         connection.lastActivity = now
+        connection.turnStart = 0
         if events & UInt32(CSYS_EPOLLERR) != 0 {
             close(connection)
             return
         }
-        if events & UInt32(CSYS_EPOLLIN) != 0 && !connection.readClosed && !connection.readPaused {
+        if events & UInt32(CSYS_EPOLLIN) != 0 && !connection.readClosed && !connection.readPaused
+            && !connection.queued
+        {
             readAvailable(connection)
-        } else if events & UInt32(CSYS_EPOLLHUP) != 0 && connection.pendingOutput == 0 {
+        } else if events & UInt32(CSYS_EPOLLHUP) != 0 && connection.pendingOutput == 0 && !connection.queued {
             close(connection)
             return
         }
@@ -319,6 +335,55 @@ final class EventLoop: @unchecked Sendable {
             return
         }
         settle(connection)
+    }
+
+    /// Gives each busy connection one more slice, in the order they yielded, until the pass has taken `busyPass`;
+    /// the rest keep their places for the next pass.
+    private func serveBusy(now: UInt64) {
+        let start = csys_monotonic_usec()
+        var left = busy.count - busyStart
+        while left > 0 {
+            left -= 1
+            let fd = busy[busyStart]
+            busyStart += 1
+            guard let connection = connections[fd] else { continue }
+            connection.queued = false
+            connection.yielded = false
+            connection.turnStart = 0
+            connection.lastActivity = now
+            continueWork(connection)
+            if csys_monotonic_usec() &- start >= Self.busyPass { break }
+        }
+        if busyStart == busy.count {
+            busy.removeAll(keepingCapacity: true)
+            busyStart = 0
+        } else if busyStart > 1024 && busyStart * 2 > busy.count {
+            busy.removeFirst(busyStart)
+            busyStart = 0
+        }
+    }
+
+    /// A busy connection's turn: its backlog first, then what its socket holds, each within the slice.
+    private func continueWork(_ connection: Connection) {
+        if !connection.backlog.isEmpty { consumeBacklog(connection) }
+        if connection.backlog.isEmpty && !connection.yielded && !connection.readClosed
+            && mayAnswer(connection)
+        {
+            readAvailable(connection)
+        }
+        guard connection.flush() else {
+            close(connection)
+            return
+        }
+        settle(connection)
+    }
+
+    /// Whether `connection` may be answered now: under `--max-output`, and within its share of
+    /// `--max-buffered-output` while that is spent.
+    private func mayAnswer(_ connection: Connection) -> Bool {
+        counters.outputBudget.admitsAnswer(
+            pending: connection.pendingOutput, connectionLimit: configuration.maxOutputBytes,
+            open: { counters.admission.snapshot.open })
     }
 
     /// Reads what the socket has (at most `budget` reads per turn, for fairness) and answers every complete line.
@@ -334,7 +399,7 @@ final class EventLoop: @unchecked Sendable {
                 let peeked = readBuffer.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, $0.count, 1) }
                 if peeked > 0 {
                     wanted = readBuffer.withUnsafeBufferPointer { buffer in
-                        InputBudget.takeable(UnsafeBufferPointer(rebasing: buffer[0..<peeked]), hasRoom: false)
+                        BufferBudget.takeable(UnsafeBufferPointer(rebasing: buffer[0..<peeked]), hasRoom: false)
                     }
                     if wanted == 0 && finisher == nil {
                         finisher = connection.fd
@@ -349,12 +414,10 @@ final class EventLoop: @unchecked Sendable {
             if !budgetPaused.isEmpty { budgetPaused.remove(connection.fd) }
             let received = readBuffer.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, wanted, 0) }
             if received > 0 {
-                let newlinesBefore = connection.framer.newlines
                 readBuffer.withUnsafeBufferPointer { buffer in
                     consume(UnsafeBufferPointer(rebasing: buffer[0..<received]), connection)
                 }
-                // The finisher's line is done once a newline went by: the slot passes on, not to its next line.
-                if finisher == connection.fd && connection.framer.newlines != newlinesBefore { releaseFinisher() }
+                if connection.yielded || !connection.backlog.isEmpty { break }
                 if connection.pendingOutput >= configuration.maxOutputBytes { break }
                 if received < wanted { break }
             } else if received == 0 {
@@ -365,6 +428,8 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
         }
+        // Every read of the turn was full: more may wait in the socket, so the connection is served from `busy`.
+        if budget == 0 && !connection.yielded && !connection.readClosed { connection.yielded = true }
     }
 
     private func pauseForBudget(_ connection: Connection) {
@@ -399,17 +464,39 @@ final class EventLoop: @unchecked Sendable {
         connection.framer.finish { handle($0, connection) }
     }
 
-    /// Cuts `bytes` into lines and answers them; once the buffered responses reach `--max-output`, the rest waits in
-    /// the backlog until the client reads.
+    /// Cuts `bytes` into lines and answers them. Once the buffered responses reach `--max-output` (or the
+    /// connection's share of `--max-buffered-output`), the rest waits in the backlog until the client reads; once the
+    /// connection has had its slice, the rest waits in the backlog for its next turn (`busy`).
     private func consume(_ bytes: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
         lane.restartClock()
+        if connection.turnStart == 0 { connection.turnStart = lane.clock }
         let newlinesBefore = connection.framer.newlines
-        let maxOutput = configuration.maxOutputBytes
-        let taken = connection.framer.consume(bytes, while: { connection.pendingOutput < maxOutput }) {
+        let taken = connection.framer.consume(
+            bytes,
+            while: {
+                guard mayAnswer(connection) else { return false }
+                guard lane.clock &- connection.turnStart < Self.slice else {
+                    connection.yielded = true
+                    return false
+                }
+                return true
+            }
+        ) {
             handle($0, connection)
         }
-        if connection.framer.newlines != newlinesBefore { connection.lastLineEnd = connection.lastActivity }
         if taken < bytes.count { connection.backlog = Array(bytes[taken...]) }
+        if connection.framer.newlines != newlinesBefore {
+            connection.lastLineEnd = connection.lastActivity
+            // The finisher's line is done once a newline went by: the slot passes on, not to its next line.
+            if finisher == connection.fd { releaseFinisher() }
+        }
+    }
+
+    /// Answers the connection's backlog as far as its output limits and its slice allow.
+    private func consumeBacklog(_ connection: Connection) {
+        let backlog = connection.backlog
+        connection.backlog = []
+        backlog.withUnsafeBufferPointer { consume($0, connection) }
     }
 
     private func handle(_ frame: LineFramer.Frame, _ connection: Connection) {
@@ -435,10 +522,8 @@ final class EventLoop: @unchecked Sendable {
 
     /// Re-registers interest after a turn: pause reading a client that does not read, close a finished one.
     private func settle(_ connection: Connection) {
-        while !connection.backlog.isEmpty && connection.pendingOutput < configuration.maxOutputBytes {
-            let backlog = connection.backlog
-            connection.backlog = []
-            backlog.withUnsafeBufferPointer { consume($0, connection) }
+        while !connection.backlog.isEmpty && !connection.queued && !connection.yielded && mayAnswer(connection) {
+            consumeBacklog(connection)
             guard connection.flush() else {
                 close(connection)
                 return
@@ -449,15 +534,28 @@ final class EventLoop: @unchecked Sendable {
             connection.backlog = []
         }
         chargeBuffers(connection)
-        if connection.readClosed && connection.pendingOutput == 0 {
+        if connection.yielded && !connection.queued {
+            // Its slice is used and work is left: it waits its turn in `busy`, unread meanwhile.
+            connection.queued = true
+            busy.append(connection.fd)
+            counters.turnsYielded.add(1, ordering: .relaxed)
+        }
+        if connection.readClosed && connection.pendingOutput == 0 && connection.backlog.isEmpty
+            && !connection.queued
+        {
             close(connection)
             return
         }
-        let overFull = connection.pendingOutput >= configuration.maxOutputBytes || !connection.backlog.isEmpty
-        if overFull && !connection.readPaused { counters.readPauses.add(1, ordering: .relaxed) }
+        let overFull =
+            connection.pendingOutput >= configuration.maxOutputBytes
+            || (!connection.backlog.isEmpty && !connection.queued)
+        if overFull && !connection.readPaused {
+            counters.readPauses.add(1, ordering: .relaxed)
+            if connection.pendingOutput < configuration.maxOutputBytes { counters.outputBudget.recordPause() }
+        }
         connection.readPaused = overFull
         var interest: UInt32 = 0
-        if !connection.readClosed && !connection.readPaused {
+        if !connection.readClosed && !connection.readPaused && !connection.queued {
             // Paused by the budget, a connection is woken only when more bytes arrive (which may finish its line).
             interest |= UInt32(CSYS_EPOLLIN) | (budgetPaused.contains(connection.fd) ? CSYS_EPOLLET : 0)
         }
@@ -470,6 +568,9 @@ final class EventLoop: @unchecked Sendable {
         let held = connection.framer.bufferedCapacity + connection.backlog.capacity
         counters.inputBudget.update(from: connection.charged, to: held)
         connection.charged = held
+        let unread = connection.pendingOutput
+        counters.outputBudget.update(from: connection.chargedOutput, to: unread)
+        connection.chargedOutput = unread
     }
 
     private func updateInterest(_ connection: Connection, _ interest: UInt32) {
@@ -516,6 +617,8 @@ final class EventLoop: @unchecked Sendable {
         if finisher == connection.fd { releaseFinisher() }
         counters.inputBudget.update(from: connection.charged, to: 0)
         connection.charged = 0
+        counters.outputBudget.update(from: connection.chargedOutput, to: 0)
+        connection.chargedOutput = 0
         counters.admission.release(uid: connection.peer.uid)
     }
 }

@@ -3,9 +3,10 @@ import Glibc
 /// Cuts a connection's byte stream into request lines; it does no I/O, so it is tested without a socket.
 ///
 /// A line ends at `\n`. What comes before the newline is delivered with trailing CR, spaces and tabs and leading
-/// spaces and tabs trimmed; blank lines are skipped. A line longer than `maxLineBytes` (not counting its newline)
-/// is reported once as `.tooLarge` and the rest of it, up to its newline, is dropped unbuffered. Bytes after the
-/// last newline are kept until the next call, and `finish` delivers them as a final line at end of input.
+/// spaces and tabs trimmed; blank lines are skipped. A line longer than `maxLineBytes` (not counting its line
+/// ending, `\n` or `\r\n`) is reported once as `.tooLarge` and the rest of it, up to its newline, is dropped
+/// unbuffered. Bytes after the last newline are kept until the next call, and `finish` delivers them as a final
+/// line at end of input.
 ///
 /// ```swift
 /// var framer = LineFramer(maxLineBytes: 65536)
@@ -25,7 +26,7 @@ public struct LineFramer {
         case tooLarge
     }
 
-    /// The longest line accepted, in bytes, without its newline.
+    /// The longest line accepted, in bytes, without its line ending (`\n`, or `\r\n`: the CR does not count).
     public let maxLineBytes: Int
     /// Bytes of an unfinished line (only when a line spans calls).
     private var partial: [UInt8] = []
@@ -69,12 +70,14 @@ public struct LineFramer {
                 continue
             }
             if partial.isEmpty {
-                if piece.count > maxLineBytes {
+                if Self.length(piece.count, endsInCR: piece.last == 0x0D) > maxLineBytes {
                     handle(.tooLarge)
                 } else {
                     deliver(piece, handle)
                 }
-            } else if partial.count + piece.count > maxLineBytes {
+            } else if Self.length(partial.count + piece.count, endsInCR: (piece.last ?? partial.last) == 0x0D)
+                > maxLineBytes
+            {
                 partial = []
                 handle(.tooLarge)
             } else {
@@ -102,9 +105,16 @@ public struct LineFramer {
         partial = []
     }
 
+    /// The length of a line of `count` bytes before its newline, its CR not counted: the CR of a `\r\n` ending.
+    private static func length(_ count: Int, endsInCR: Bool) -> Int {
+        endsInCR ? count - 1 : count
+    }
+
+    /// Holds the bytes of a line whose newline has not come; one CR past the limit is held too, since a newline
+    /// after it makes it the line's ending (any byte after it makes the line too large).
     private mutating func appendPartial(_ bytes: UnsafeBufferPointer<UInt8>, _ handle: (Frame) -> Void) {
         guard !isDiscarding else { return }
-        if partial.count + bytes.count > maxLineBytes {
+        if Self.length(partial.count + bytes.count, endsInCR: (bytes.last ?? partial.last) == 0x0D) > maxLineBytes {
             partial = []
             isDiscarding = true
             handle(.tooLarge)

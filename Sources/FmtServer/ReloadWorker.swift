@@ -20,13 +20,17 @@ final class ReloadWorker: Sendable {
 
     private let state = Mutex(State())
     private let reload: @Sendable () -> Outcome
+    /// Numbers each request and records which of them each reload answered.
+    private let sequence: ReloadSequence
 
-    init(_ reload: @escaping @Sendable () -> Outcome) {
+    init(sequence: ReloadSequence, _ reload: @escaping @Sendable () -> Outcome) {
+        self.sequence = sequence
         self.reload = reload
     }
 
     /// Asks for a reload: true when one starts now, false when it is merged into the one after the running one.
     func request() -> Bool {
+        sequence.received()
         let start = state.withLock { state in
             if state.running {
                 state.pending = true
@@ -74,7 +78,9 @@ final class ReloadWorker: Sendable {
     private func runUntilNoneIsPending() {
         var again = true
         while again {
+            let through = sequence.starting()
             let outcome = reload()
+            sequence.finished(through: through, ok: outcome.ok)
             again = state.withLock { state in
                 state.finished.append(outcome)
                 state.running = state.pending

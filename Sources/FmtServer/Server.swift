@@ -107,7 +107,8 @@ public final class Server: Sendable {
     @discardableResult
     public func run(status: String, reload: @escaping @Sendable () -> (ok: Bool, status: String)) -> Bool {
         let threads = loops.map { loop in LoopThread.start(name: "fmtd-loop-\(loop.index)") { loop.run() } }
-        let reloads = ReloadWorker { [self] in withReloadReserveReleased { reload() } }
+        let reloads = ReloadWorker(sequence: counters.reloadSequence) { [self] in withReloadReserveReleased { reload() }
+        }
         notifier.ready(status: status)
         logger.notice("ready: \(status)")
 

@@ -14,6 +14,10 @@ public struct ServerConfiguration: Sendable {
     public var maxBufferedBytes: Int?
     /// Buffered responses per connection above which fmtd stops reading that client until it reads.
     public var maxOutputBytes = 1024 * 1024
+    /// Responses buffered across all connections above which a connection is answered only within its fair share
+    /// (this over the open connections), so clients that never read cannot grow the daemon's memory with their
+    /// number; nil means `defaultMaxBufferedOutputBytes`.
+    public var maxBufferedOutputBytes: Int?
     /// Connections with no traffic for this long are closed.
     public var idleTimeout: Duration = .seconds(300)
     /// How long an unfinished line may take to arrive, so a client dribbling bytes cannot hold a connection slot
@@ -28,6 +32,12 @@ public struct ServerConfiguration: Sendable {
 
     /// 64 MiB, or 16 lines of `--max-line` when that is more.
     public var defaultMaxBufferedBytes: Int { max(64 * 1024 * 1024, 16 * maxLineBytes) }
+
+    /// 64 MiB.
+    public static let defaultMaxBufferedOutputBytes = 64 * 1024 * 1024
+
+    /// The output cap in force.
+    public var effectiveMaxBufferedOutputBytes: Int { maxBufferedOutputBytes ?? Self.defaultMaxBufferedOutputBytes }
 
     /// The input cap in force: never below one `--max-line`, so the longest allowed line can always arrive.
     public var effectiveMaxBufferedBytes: Int { max(maxBufferedBytes ?? defaultMaxBufferedBytes, maxLineBytes) }

@@ -7,7 +7,11 @@ public final class ServerCounters: Sendable {
     /// Open connections against the global and per-uid limits.
     public let admission: Admission
     /// Input buffered across connections against `--max-buffered`.
-    public let inputBudget: InputBudget
+    public let inputBudget: BufferBudget
+    /// Unread responses buffered across connections against `--max-buffered-output`.
+    public let outputBudget: BufferBudget
+    /// Work one connection was given in a loop turn before the loop moved on to others (`EventLoop.slice`).
+    public let turnsYielded = Atomic<Int>(0)
     public let connectionsTotal = Atomic<Int>(0)
     /// Refused at the global connection limit (`overloaded`).
     public let connectionsOverloaded = Atomic<Int>(0)
@@ -23,6 +27,8 @@ public final class ServerCounters: Sendable {
     /// Closed because an unfinished line outlived `--line-timeout`.
     public let connectionsLineTimeouts = Atomic<Int>(0)
     public let linesTooLarge = Atomic<Int>(0)
+    /// Reload requests numbered, and which of them each reload answered.
+    public let reloadSequence = ReloadSequence()
     /// Times a client that does not read its responses was paused.
     public let readPauses = Atomic<Int>(0)
 
@@ -30,7 +36,8 @@ public final class ServerCounters: Sendable {
     public init(configuration: ServerConfiguration) {
         admission = Admission(
             maxConnections: configuration.maxConnections, maxPerUID: configuration.maxConnectionsPerUID)
-        inputBudget = InputBudget(limit: configuration.effectiveMaxBufferedBytes)
+        inputBudget = BufferBudget(limit: configuration.effectiveMaxBufferedBytes)
+        outputBudget = BufferBudget(limit: configuration.effectiveMaxBufferedOutputBytes)
     }
 
     public var uptimeSeconds: Double {
@@ -54,6 +61,10 @@ public final class ServerCounters: Sendable {
             "bufferedBytes": JSONValue(inputBudget.bytes),
             "bufferedLimit": JSONValue(inputBudget.limit),
             "bufferedPauses": JSONValue(inputBudget.pauses),
+            "outputBytes": JSONValue(outputBudget.bytes),
+            "outputLimit": JSONValue(outputBudget.limit),
+            "outputPauses": JSONValue(outputBudget.pauses),
+            "yields": JSONValue(turnsYielded.load(ordering: .relaxed)),
             "forbidden": JSONValue(connectionsForbidden.load(ordering: .relaxed)),
             "idleClosed": JSONValue(connectionsIdleClosed.load(ordering: .relaxed)),
             "lineTimeouts": JSONValue(connectionsLineTimeouts.load(ordering: .relaxed)),

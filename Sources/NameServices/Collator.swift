@@ -138,19 +138,41 @@ final class PluralRules: @unchecked Sendable {
         return category.isEmpty ? nil : category
     }
 
-    /// The category of a plain decimal string (`1.0`), whose visible fraction digits count; nil when the
-    /// text is not of the form `-?digits(.digits)?`.
-    func category(ofDecimal text: String) -> String? {
+    /// The category of a plain decimal string (`1.0`), whose visible fraction digits count, read by one of
+    /// `formatters`; nil when the text is not of the form `-?digits(.digits)?` within `DecimalText`'s bounds.
+    func category(ofDecimal text: String, formatters: DecimalFormatters) -> String? {
         var text = text
         let category = text.withUTF8 { decimal in
             decimal.withMemoryRebound(to: CChar.self) { decimal in
                 ICUInfo.read(capacity: 16) {
-                    fmt_plural_select_decimal(handle, decimal.baseAddress, Int32(decimal.count), $0, $1)
+                    fmt_plural_select_decimal(
+                        handle, formatters.handle, decimal.baseAddress, Int32(decimal.count), $0, $1)
                 }
             }
         }
         return category.isEmpty ? nil : category
     }
+}
+
+/// The ICU number formatters a decimal `plural` count is read with, one per count of fraction digits (0 to 30),
+/// each opened the first time it is needed and then shared by every thread: opening one cost about 15 µs a
+/// request when each call opened its own. They depend on no language (the plural rules do), so a plugin keeps
+/// one table for all of them; ICU's number formatters are thread-safe when each call has its own result, as
+/// every call here does.
+final class DecimalFormatters: @unchecked Sendable {
+    /// The C table; nil when it could not be allocated (each call then opens a formatter of its own).
+    fileprivate let handle: OpaquePointer?
+
+    init() {
+        handle = fmt_decimal_formatters_open()
+    }
+
+    deinit {
+        fmt_decimal_formatters_close(handle)
+    }
+
+    /// How many formatters have been opened: at most one per count of fraction digits, however many requests.
+    var opened: Int { Int(fmt_decimal_formatters_opened(handle)) }
 }
 
 /// ICU objects by language tag, so each tag's collator or rules are opened once and then shared.

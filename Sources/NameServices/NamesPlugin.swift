@@ -22,6 +22,12 @@ public struct NamesPlugin: FormatterPlugin {
     private let pluralRules = TagCache<PluralRules> { PluralRules(tag: $0) }
     /// Plural rules by the request's `locale` text, as `collatorsByText` holds collators.
     private let pluralRulesByText = ByLocaleText<PluralRules>(limit: 256)
+    /// The number formatters decimal `plural` counts are read with, one per count of fraction digits, shared by
+    /// every language's rules and every thread.
+    private let decimalFormatters = DecimalFormatters()
+    /// How many number formatters decimal `plural` counts have opened so far (at most one per count of fraction
+    /// digits).
+    var decimalFormattersOpened: Int { decimalFormatters.opened }
     /// The language a `locale` text resolves to, for `message`.
     private let languagesByText = ByLocaleText<MessageLanguage>(limit: 256)
     private let catalogue: MessageCatalogue
@@ -327,9 +333,8 @@ public struct NamesPlugin: FormatterPlugin {
             }
             category = rules.category(of: value)
         case .string(let text)?:
-            guard let found = rules.category(ofDecimal: text) else {
-                throw CoreError.invalidField(
-                    "count", message: "The count \"\(text.prefix(32))\" is not a decimal such as \"1.0\" or \"-2.50\".")
+            guard let found = rules.category(ofDecimal: text, formatters: decimalFormatters) else {
+                throw CoreError.invalidField("count", message: DecimalText.pluralRefusal(text))
             }
             category = found
         case nil:
@@ -383,11 +388,20 @@ public struct NamesPlugin: FormatterPlugin {
             }
             return (name, decimal, true)
         case (.string(let text)?, .number):
-            guard isDecimal(text) else {
+            guard let decimal = DecimalText(text) else {
                 throw .invalidField(
                     field, message: "The argument \"\(name)\" must be a number, got \"\(text.prefix(32))\".")
             }
-            return (name, text, true)
+            guard decimal.count <= DecimalText.characterLimit else {
+                throw .invalidField(
+                    field,
+                    message: "The argument \"\(name)\" has \(decimal.count) characters; a decimal string has at most "
+                        + "\(DecimalText.characterLimit) characters.")
+            }
+            // Zero has no sign in a count: `-0.00` is formatted as `0.00` is.
+            return (
+                name, decimal.isZero && text.utf8.first == UInt8(ascii: "-") ? String(text.dropFirst()) : text, true
+            )
         case (.string(let text)?, .text), (.string(let text)?, .select):
             return (name, text, false)
         case (.number(let number)?, .select):
@@ -395,15 +409,6 @@ public struct NamesPlugin: FormatterPlugin {
         case (let other?, _):
             throw arguments.wrongType(name, expected: "a string or a number", got: other)
         }
-    }
-
-    /// `-?digits(.digits)?`, the decimal strings accepted where a number is expected.
-    static func isDecimal(_ text: String) -> Bool {
-        var bytes = Substring(text).utf8[...]
-        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
-        let parts = bytes.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
-        return text.utf8.count <= 64 && !parts.isEmpty && parts.count <= 2
-            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { (0x30...0x39).contains($0) } }
     }
 }
 

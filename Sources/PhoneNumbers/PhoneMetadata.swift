@@ -658,6 +658,9 @@ public struct PhoneMetadata: Sendable {
     /// Compiles an already decoded document.
     public init(document: PhoneMetadataDocument) throws(PhoneMetadataError) {
         guard !document.version.isEmpty else { throw .invalidField(field: "version", detail: "empty") }
+        if let problem = DataVersion.problem(document.version) {
+            throw .invalidField(field: "version", detail: problem)
+        }
         version = document.version
         var territories: [Territory] = []
         var byRegion: [String: Territory] = [:]

@@ -14,6 +14,7 @@ struct Options {
                 "fmtbench --startup PATH-TO-FMTD [-- FMTD-ARGS]   time from spawn to READY=1, resident after start",
                 "fmtbench --micro                                 in-process cost per op (ns and allocations)",
                 "fmtbench --worst-lines [--max-line N]            in-process cost of the costliest lines a client can send",
+                "fmtbench --busy-peers N --socket PATH            a fresh client's round trip while N peers pipeline them",
             ],
             description: """
                 Instead of --socket PATH, --spawn PATH-TO-FMTD [-- FMTD-ARGS] starts fmtd on a private socket (a fresh
@@ -54,6 +55,16 @@ struct Options {
                     $0.mode = .worstLines
                 },
                 .integer(
+                    "--busy-peers", "N", minimum: 1,
+                    help:
+                        "N connections pipeline the costliest line of each op (as --worst-lines, within --max-line) "
+                        + "while a probe pings: its round trip alone and under the load",
+                    group: modes
+                ) { options, count in
+                    options.mode = .busyPeers
+                    options.connections = count
+                },
+                .integer(
                     "--connections", "N", minimum: 1, help: "connections", default: "16", group: load, \.connections),
                 .integer(
                     "--depth", "D", minimum: 1, help: "requests in flight per connection", default: "32", group: load,
@@ -67,8 +78,9 @@ struct Options {
                 .list(
                     "--mix", "LIST",
                     help:
-                        "ops to cycle through: phone,phoneMatch,address,date,sort,ping (phoneMatch: 10,000 entries a request, "
-                        + "not in the default mix); ops the daemon does not serve (per `info`) "
+                        "ops to cycle through: phone,phoneMatch,address,date,sort,plural,ping (phoneMatch: 10,000 entries "
+                        + "a request, plural: decimal-string counts, neither in the default mix); ops the daemon does not "
+                        + "serve (per `info`) "
                         + "are skipped with a note",
                     default: "phone,address,date,sort", group: load
                 ) { options, ops throws(UsageError) in
@@ -135,10 +147,10 @@ struct Options {
 
     private static let modes = "Modes"
     private static let load = "Load options"
-    private static let knownOps = ["phone", "phoneMatch", "address", "date", "sort", "ping"]
+    private static let knownOps = ["phone", "phoneMatch", "address", "date", "sort", "plural", "ping"]
 
     enum Mode {
-        case load, echo, compare, reload, idle, startup, micro, worstLines
+        case load, echo, compare, reload, idle, startup, micro, worstLines, busyPeers
     }
 
     var mode = Mode.load
@@ -177,7 +189,7 @@ struct Options {
         if wantsHelp || wantsManual { return }
         if let extra = parsed.positionals.first { throw UsageError("unexpected argument \(extra)") }
         fmtdArguments = parsed.passedThrough
-        let needsSocket: Set<Mode> = [.load, .compare, .reload, .idle]
+        let needsSocket: Set<Mode> = [.load, .compare, .reload, .idle, .busyPeers]
         if serveEchoPath == nil, needsSocket.contains(mode), socketPath == nil, spawnPath == nil {
             throw UsageError("--socket PATH (the daemon's socket) or --spawn PATH-TO-FMTD is required")
         }

@@ -11,6 +11,10 @@ struct RequestMix {
     /// `Å`/`Ö`, lower-case particles).
     static let sortNames = ["de Vries", "Zoë", "Émile", "Åsa", "van Dijk", "Bakker", "Öztürk", "Jansen"]
     static let sortLocales = ["nl", "de", "en-US", "sv-SE"]
+    /// `plural` with decimal-string counts, the form whose visible fraction digits count: ICU number formatting
+    /// reads each before the rules pick its category. Languages with a rule on `v` (cs, pl) and without (en, fr).
+    static let pluralLocales = ["en", "cs", "pl", "fr"]
+    static let pluralCounts = ["1.5", "2.50", "3", "0.125", "1000000.0"]
 
     struct LoadError: Error, CustomStringConvertible {
         let description: String
@@ -31,6 +35,10 @@ struct RequestMix {
                     ["op": "sort", "locale": .string($0), "names": JSONValue(Self.sortNames)]
                 }
             case "ping": requests = [["op": "ping"]]
+            case "plural":
+                requests = Self.pluralLocales.flatMap { locale in
+                    Self.pluralCounts.map { ["op": "plural", "locale": .string(locale), "count": .string($0)] }
+                }
             default: throw LoadError(description: "no requests for op \(op)")
             }
             guard !requests.isEmpty else {

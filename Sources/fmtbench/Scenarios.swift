@@ -21,7 +21,7 @@ final class Bench {
     }
 
     /// The daemon's socket and pid: `--socket` (pid from `--pid` or SO_PEERCRED) or a spawned fmtd.
-    private func daemon() throws -> (socket: String, pid: Int32?) {
+    func daemon() throws -> (socket: String, pid: Int32?) {
         if let path = options.spawnPath {
             if spawned == nil {
                 spawned = try ChildProcess.fmtd(executable: path, arguments: options.fmtdArguments)

@@ -30,7 +30,7 @@ struct WorstLines {
         return "[" + Array(repeating: name, count: max(1, count)).joined(separator: ",") + "]"
     }
 
-    func lines(limit: Int) -> [(String, [UInt8])] {
+    static func lines(limit: Int) -> [(String, [UInt8])] {
         let text = { (prefix: String, suffix: String) in Self.filled(prefix, suffix, limit: limit) }
         let half = limit / 2 - 64
         let twoNames = Self.filled(#"{"op":"sort","locale":"de","names":[""#, "\",", limit: half + 40)
@@ -47,6 +47,33 @@ struct WorstLines {
                 text(#"{"op":"message","key":"contacts.details_updated","args":{"name":""#, #"","count":2}}"#)
             ),
             ("US region", text(#"{"op":"address","address":{"country":"US","city":"X","region":""#, #""}}"#)),
+            (
+                "address city, ZWJ emoji chain",
+                Self.filled(
+                    #"{"op":"address","address":{"country":"NL","city":""# + "\u{1F468}", #""}}"#,
+                    unit: "\u{200D}\u{1F468}", limit: limit)
+            ),
+            (
+                "address city, virama chain",
+                Self.filled(
+                    #"{"op":"address","address":{"country":"IN","city":""# + "\u{915}", #""}}"#, unit: "\u{94D}\u{915}",
+                    limit: limit)
+            ),
+            (
+                "address city, no-break spaces",
+                Self.filled(
+                    #"{"op":"address","address":{"country":"NL","city":""#, #""}}"#, unit: "\u{A0}", limit: limit)
+            ),
+            (
+                "address city, Hangul jamo",
+                Self.filled(
+                    #"{"op":"address","address":{"country":"KR","city":""#, #""}}"#, unit: "\u{1100}", limit: limit)
+            ),
+            (
+                "address city, U+0600 run",
+                Self.filled(
+                    #"{"op":"address","address":{"country":"EG","city":""#, #"a"}}"#, unit: "\u{600}", limit: limit)
+            ),
             ("address street", text(#"{"op":"address","address":{"country":"NL","street":""#, #""}}"#)),
             ("phone number", text(#"{"op":"phone","number":"+31"#, #"","viewerRegion":"NL"}"#)),
             ("sort, two long names", twoNames + second),
@@ -80,7 +107,7 @@ struct WorstLines {
         var report = JSONObject()
         var out: [UInt8] = []
         var worstOverall = 0.0
-        for (name, line) in lines(limit: limit) {
+        for (name, line) in Self.lines(limit: limit) {
             var samples: [Double] = []
             for _ in 0..<runs {
                 out.removeAll(keepingCapacity: true)

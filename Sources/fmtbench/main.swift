@@ -10,7 +10,7 @@ let options: Options
 do throws(UsageError) {
     options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
-    CommandLineExit.usage(error, command: "fmtbench", help: Options.command.helpText)
+    CommandLineExit.usage(error, command: "fmtbench")
 }
 if options.wantsHelp { CommandLineExit.succeed(printing: Options.command.helpText) }
 if options.wantsManual {
@@ -37,6 +37,7 @@ do {
     case .micro:
         let report = try MicroBenchmark(options: options, say: bench.say).run()
         bench.record("micro", .object(report))
+    case .busyPeers: try bench.busyPeers()
     case .worstLines:
         let dispatcher = try MicroBenchmark.dispatcher(dataDirectory: options.dataDirectory)
         let report = WorstLines(options: options, dispatcher: dispatcher, say: bench.say).run(limit: options.maxLine)

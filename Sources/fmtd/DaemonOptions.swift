@@ -85,6 +85,13 @@ struct DaemonOptions {
                     help: "buffered responses per connection before reading pauses",
                     default: "1048576"
                 ) { $0.server.maxOutputBytes = max(1024, $1) },
+                .integer(
+                    "--max-buffered-output", "BYTES", minimum: 0,
+                    help:
+                        "responses buffered across all connections before a client that does not read is answered "
+                        + "only within its share (this over the open connections)",
+                    default: "67108864"
+                ) { $0.server.maxBufferedOutputBytes = max(1024, $1) },
                 .integer("--idle-timeout", "SEC", minimum: 0, help: "close connections idle this long", default: "300")
                 {
                     $0.server.idleTimeout = .seconds(max(1, $1))
@@ -143,7 +150,7 @@ struct DaemonOptions {
             if let extra = parsed.positionals.first { throw UsageError("unexpected argument \(extra)") }
             if options.strict && !options.checkOnly { throw UsageError("--strict goes with --check") }
         } catch {
-            CommandLineExit.usage(error, command: "fmtd", help: command.helpText)
+            CommandLineExit.usage(error, command: "fmtd")
         }
         if options.wantsHelp { CommandLineExit.succeed(printing: command.helpText) }
         if options.wantsVersion { CommandLineExit.succeed(printing: "fmtd \(FormatterHost.version)") }

@@ -1,3 +1,4 @@
+import FmtCommandLine
 import FmtCore
 import FmtHost
 import FmtServer

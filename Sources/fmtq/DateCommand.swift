@@ -19,9 +19,10 @@ struct DateCommand: Subcommand {
                 .flag(
                     "--year-shared", help: "show the year (when DATE has one); without it the year stays private",
                     \.yearShared),
-                .text(
-                    "--style", "STYLE", help: "long (29 november), medium (29 nov) or short (29-11)", default: "long",
-                    \.style),
+                .choice(
+                    "--style", "STYLE", ["long", "medium", "short"],
+                    help: "long (29 november), medium (29 nov) or short (29-11)", default: "long"
+                ) { $0.style = $1 },
             ],
             epilogue: """
                 Examples:

@@ -52,16 +52,12 @@ import FmtProtocol
             ])
     }
 
-    /// The bash completion: commands, options, country codes, the locales ICU has for `languages`, and the ops
-    /// for `raw`.
+    /// The bash completion: commands, options, the values of every option with a fixed set (their own tables'
+    /// choices, the territories the daemon takes, the locales ICU has for `languages`), and the ops for `raw`.
     static func completion(languages: [String]) -> BashCompletion {
-        var countries: Set<String> = []
         var locales: [String] = []
         for id in ICUInfo.availableLocales {
             let parts = id.split(separator: "_")
-            if parts.count >= 2, let region = parts.last, region.count == 2, region.allSatisfy(\.isUppercase) {
-                countries.insert(String(region))
-            }
             let plain =
                 parts.count == 1 || (parts.count == 2 && (parts[1].count == 2 || parts[1].allSatisfy(\.isNumber)))
             if plain, let language = parts.first, languages.contains(String(language)) {
@@ -70,10 +66,11 @@ import FmtProtocol
             }
         }
         for language in languages.reversed() where !locales.contains(language) { locales.insert(language, at: 0) }
-        let countryCodes = countries.sorted()
+        // Every territory the region reader takes, as the daemon reads it (not only those ICU has a locale for).
+        let countryCodes = Region.territories
         let values: [String: [String]] = [
-            "--country": countryCodes, "--viewer-region": countryCodes, "--default-region": countryCodes,
-            "--locale": locales.sorted(), "--style": ["long", "medium", "short"],
+            "--country": countryCodes, "--viewer-region": countryCodes + ["ZZ"], "--default-region": countryCodes,
+            "--locale": locales.sorted(),
         ]
         let completionCommands = specs.map { spec in
             let name = String(spec.name.split(separator: " ").last ?? "")

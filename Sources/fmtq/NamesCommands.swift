@@ -117,9 +117,17 @@ struct LanguageCommand: Subcommand {
     static func render(_ response: JSONObject) -> String {
         let supported = (response["supported"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
         guard let languages = response["languages"]?.arrayValue else {
-            let entry = response["index"]?.numberValue?.intValue.map { ", entry \($0)" } ?? ""
-            return "\(response.text("language")) (\(response.text("match")) match\(entry)), locale "
-                + "\(response.text("locale"))\nsupported: \(supported)"
+            // Entries are numbered from 1 for people; the first entry of a list, or a single tag, needs no number.
+            let entry = response["index"]?.numberValue?.intValue.flatMap { $0 > 0 ? " (entry \($0 + 1))" : nil } ?? ""
+            let how: String
+            switch response.text("match") {
+            case "exact": how = "an exact match\(entry)"
+            case "base": how = "its base language\(entry)"
+            case "default": how = "no supported language matched, so the default"
+            case let other: how = "\(other) match\(entry)"
+            }
+            return "\(response.text("language")): \(how); regional conventions of \(response.text("locale"))\n"
+                + "supported: \(supported)"
         }
         return languages.compactMap(\.objectValue).map { language in
             let names = (language["names"]?.objectValue ?? [:]).map {

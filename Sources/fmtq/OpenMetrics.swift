@@ -1,6 +1,7 @@
 import FmtClient
+import FmtCommandLine
 import FmtCore
-import Foundation
+import Glibc
 
 /// `fmtq stats --openmetrics`: `stats` and `info` as the Prometheus text exposition format (version 0.0.4, the one
 /// node_exporter's textfile collector and `promtool check metrics` read), ended by OpenMetrics' `# EOF`. Counters
@@ -13,15 +14,15 @@ enum OpenMetrics {
         do {
             answers = try connection.pipeline([["op": "stats"], ["op": "info"]])
         } catch {
-            FileHandle.standardError.write(Data("fmtq: the daemon closed the connection before answering\n".utf8))
+            CommandLineExit.writeError("fmtq: the daemon closed the connection before answering\n")
             exit(3)
         }
         switch (answers[0], answers[1]) {
         case (.success(let stats), .success(let info)):
-            FileHandle.standardOutput.write(Data(text(stats: stats, info: info).utf8))
+            CommandLineExit.writeOutput(text(stats: stats, info: info))
             exit(0)
         case (.failure(let error), _), (_, .failure(let error)):
-            FileHandle.standardError.write(Data("fmtq stats: \(error)\n".utf8))
+            CommandLineExit.writeError("fmtq stats: \(error)\n")
             exit(1)
         }
     }
@@ -152,18 +153,23 @@ enum OpenMetrics {
             text += " " + Self.format(value) + "\n"
         }
 
-        /// A label value with `\`, `"` and line feeds escaped.
+        /// A label value with `\`, `"` and line feeds escaped, read scalar by scalar (a `Character` holds CR LF as
+        /// one, which equals neither). The format has no escape for CR, and parsers that read a line at a time
+        /// must never see one raw: a CR is written as the line break it is, `\n`, a CR LF pair as one `\n`.
         static func escape(_ value: String) -> String {
-            var out = ""
-            for character in value {
-                switch character {
-                case "\\": out += "\\\\"
-                case "\"": out += "\\\""
-                case "\n": out += "\\n"
-                default: out.append(character)
+            var out = String.UnicodeScalarView()
+            var afterCR = false
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\\": out.append(contentsOf: #"\\"#.unicodeScalars)
+                case "\"": out.append(contentsOf: #"\""#.unicodeScalars)
+                case "\n" where afterCR: break
+                case "\n", "\r": out.append(contentsOf: #"\n"#.unicodeScalars)
+                default: out.append(scalar)
                 }
+                afterCR = scalar == "\r"
             }
-            return out
+            return String(out)
         }
 
         /// A whole number without a fraction, else the shortest text that reads back as the same Double.

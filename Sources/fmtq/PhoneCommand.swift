@@ -28,18 +28,21 @@ struct PhoneCommand: Subcommand {
                     help: "the viewer's ISO 3166-1 region, e.g. NL, or ZZ when unknown (required)", \.viewerRegion),
                 .text(
                     "--default-region", "REGION",
-                    help: "the region of a number written without a country code, e.g. NL for 06 12345678",
+                    help:
+                        "the region of a number written without a country code, e.g. NL for 06 12345678 (ZZ for none)",
+                    default: "--viewer-region: a person typing a local number means their own region",
                     \.defaultRegion),
             ],
             epilogue: """
                 Examples:
                   fmtq phone '+32 2 555 12 34' --viewer-region NL                   +32 2 555 12 34
                   fmtq phone '+32 2 555 12 34' --viewer-region BE                   02 555 12 34
-                  fmtq phone '06 12345678' --default-region NL --viewer-region NL   06 12345678
+                  fmtq phone '06 12345678' --viewer-region NL                       06 12345678
+                  fmtq phone '0031 6 12345678' --viewer-region BE                   +31 6 12345678
                   fmtq phone '+31 6 12345678' --viewer-region NL --json             the raw response line
 
                 A number that cannot be parsed is an error (exit status 1) with libphonenumber's reason, e.g.
-                INVALID_COUNTRY_CODE for a national number without --default-region.
+                INVALID_COUNTRY_CODE for a national number with --default-region ZZ.
                 """)
     }
 
@@ -50,7 +53,7 @@ struct PhoneCommand: Subcommand {
             throw UsageError("--viewer-region is required: the region of the person reading, e.g. NL")
         }
         var request: JSONObject = ["op": "phone", "number": .string(number)]
-        if let defaultRegion = options.defaultRegion { request.append("defaultRegion", .string(defaultRegion)) }
+        request.append("defaultRegion", .string(options.defaultRegion ?? viewerRegion))
         request.append("viewerRegion", .string(viewerRegion))
         return request
     }
@@ -126,6 +129,12 @@ struct PhoneMatchCommand: Subcommand {
 
 /// `fmtq phone-example`: a region's example number of a type, in every form.
 struct PhoneExampleCommand: Subcommand {
+    /// The number types `phoneExample` takes (its `type`), as `--type` offers and completes them.
+    static let numberTypes = [
+        "fixedLine", "mobile", "tollFree", "premiumRate", "sharedCost", "voip", "personalNumber", "pager", "uan",
+        "voicemail",
+    ]
+
     static let name = "phone-example"
     static let summary = "Show a region's example number: fmtq phone-example NL --type mobile"
     static var spec: CommandSpec<QueryOptions> {
@@ -139,10 +148,11 @@ struct PhoneExampleCommand: Subcommand {
                 """,
             arguments: [CommandArgument("REGION", help: "an ISO 3166-1 region, e.g. NL")],
             options: [
-                .text(
-                    "--type", "TYPE",
+                .choice(
+                    "--type", "TYPE", numberTypes,
                     help: "fixedLine (the default), mobile, tollFree, premiumRate, sharedCost, voip, personalNumber, "
-                        + "pager, uan or voicemail", \.numberType),
+                        + "pager, uan or voicemail"
+                ) { $0.numberType = $1 },
                 .text(
                     "--viewer-region", "REGION", help: "the viewer's ISO 3166-1 region (default: REGION)",
                     \.viewerRegion),

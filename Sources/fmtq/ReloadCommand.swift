@@ -1,7 +1,7 @@
 import FmtClient
 import FmtCommandLine
 import FmtCore
-import Foundation
+import Glibc
 
 /// `fmtq reload`: SIGHUP the daemon and wait for the outcome, so `systemctl reload fmtd` (whose `ExecReload=`
 /// runs it) fails when the new data does not load, as an operator expects.
@@ -35,8 +35,7 @@ enum ReloadCommand {
 
     static func run(_ options: QueryOptions, _ positionals: [String], connect: () -> FmtConnection) -> Never {
         if let extra = positionals.first {
-            CommandLineExit.usage(
-                UsageError("unexpected argument \(extra)"), command: "fmtq reload", help: spec.helpText)
+            CommandLineExit.usage(UsageError("unexpected argument \(extra)"), command: "fmtq reload")
         }
         let connection = connect()
         do {

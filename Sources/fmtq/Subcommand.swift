@@ -106,10 +106,27 @@ struct InfoCommand: Subcommand {
             let ops = (plugin["ops"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
             lines.append("plugin \(plugin.text("name")): ops \(ops)")
             if let data = plugin["data"]?.objectValue {
-                for member in data { lines.append("    \(member.key): \(data.text(member.key))") }
+                for member in data { lines.append("    \(member.key): \(Self.readable(member.value))") }
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A data member for people: a long list as its length and first entries, a short one joined, nested
+    /// objects as `key value` pairs.
+    static func readable(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): return text
+        case .null: return "none"
+        case .array(let items) where items.isEmpty: return "none"
+        case .array(let items):
+            let texts = items.map(readable)
+            guard texts.count > 8 else { return texts.joined(separator: ", ") }
+            return "\(texts.count): " + texts.prefix(6).joined(separator: ", ") + ", …"
+        case .object(let object):
+            return object.map { "\($0.key) \(readable($0.value))" }.joined(separator: ", ")
+        default: return JSONWriter.string(value)
+        }
     }
 }
 
@@ -144,7 +161,25 @@ struct StatsCommand: Subcommand {
         for key in ["connections", "requests", "latency", "reloads", "copyRules"] {
             guard let object = response[key]?.objectValue else { continue }
             lines.append("\(key):")
-            for member in object { lines.append("    \(member.key): \(object.text(member.key))") }
+            for member in object {
+                switch (key, member.key, member.value) {
+                case ("requests", "perOp", .object(let perOp)):
+                    // One line per op: `phone  9 requests, 5 errors`.
+                    let width = perOp.map(\.key.count).max() ?? 0
+                    for op in perOp {
+                        let counts = op.value.objectValue ?? [:]
+                        lines.append(
+                            "    \(op.key)" + String(repeating: " ", count: width - op.key.count + 2)
+                                + "\(counts.text("requests")) requests, \(counts.text("errors")) errors")
+                    }
+                case ("latency", "buckets", _):
+                    continue  // the histogram is for machines: `fmtq stats --json` or `--openmetrics`
+                case (_, _, .null):
+                    lines.append("    \(member.key): none")
+                default:
+                    lines.append("    \(member.key): \(InfoCommand.readable(member.value))")
+                }
+            }
         }
         return lines.joined(separator: "\n")
     }

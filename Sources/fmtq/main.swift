@@ -2,7 +2,7 @@ import FmtClient
 import FmtCommandLine
 import FmtCore
 import FmtProtocol
-import Foundation
+import Glibc
 
 // fmtq: the command-line client. Exit status: 0 ok, 1 error response, 2 usage, 3 daemon unreachable.
 
@@ -62,17 +62,17 @@ let usage = """
 
     Asks the fmtd daemon over its Unix socket (default \(FmtConnection.defaultSocketPath), or FMTD_SOCKET).
 
-    Commands:
+    Commands (fmtq help <command>, or fmtq <command> --help, for each one's options):
     \((commands.map { ($0.name, $0.summary) } + [("raw", rawSpec.summary), (ReloadCommand.name, ReloadCommand.summary)])
-        .map { "  " + $0.0.padding(toLength: 15, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n"))
+        .map { "  " + $0.0 + String(repeating: " ", count: max(1, 15 - $0.0.count)) + $0.1 }.joined(separator: "\n"))
 
-    \(global.helpText.components(separatedBy: "\n\n").dropFirst().joined(separator: "\n\n"))
+    \(global.helpText.split(separator: "\n\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n\n"))
 
     Exit status: 0 ok, 1 the daemon answered with an error, 2 usage error, 3 daemon unreachable.
     """
 
 func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    CommandLineExit.writeError((message + "\n"))
     exit(status)
 }
 
@@ -80,14 +80,14 @@ var globalOptions = GlobalOptions()
 var rest: [String]
 do throws(UsageError) {
     rest = try global.parse(
-        Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
+        Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current,
         into: &globalOptions, keepingUnknownOptions: true
     ).positionals
 } catch {
-    CommandLineExit.usage(error, command: "fmtq", help: usage)
+    CommandLineExit.usage(error, command: "fmtq")
 }
 if let page = globalOptions.manual {
-    let date = ManualPage.date(environment: ProcessInfo.processInfo.environment)
+    let date = ManualPage.date(environment: ProcessEnvironment.current)
     CommandLineExit.succeed(
         printing: page == "fmtq"
             ? Manual.fmtqPage(date: date).roff : ProtocolDescription.manualPage(date: date, source: "fmtd").roff)
@@ -104,6 +104,23 @@ guard let nameIndex = rest.firstIndex(where: { !$0.hasPrefix("--") || $0 == "--"
 if rest[nameIndex] == "--" { rest.remove(at: nameIndex) }
 guard nameIndex < rest.count else { fail(usage, status: 2) }
 let name = rest.remove(at: nameIndex)
+
+/// Each command's help text by name, `raw` and `reload` included.
+@MainActor func helpText(of command: String) -> String? {
+    if command == "raw" { return rawSpec.helpText }
+    if command == ReloadCommand.name { return ReloadCommand.spec.helpText }
+    return commands.first { $0.name == command }?.spec.helpText
+}
+
+// `fmtq help [command]`: the same text as `fmtq [command] --help`.
+if name == "help" {
+    let topic = rest.first { !$0.hasPrefix("--") }
+    guard let topic else { CommandLineExit.succeed(printing: usage) }
+    guard let text = helpText(of: topic) else {
+        CommandLineExit.usage(UsageError("unknown command \(topic)"), command: "fmtq")
+    }
+    CommandLineExit.succeed(printing: text)
+}
 
 func connect() -> FmtConnection {
     do {
@@ -131,7 +148,7 @@ func connect() -> FmtConnection {
         let positionals = try spec.parse(rest, into: &options).positionals
         return (options, positionals)
     } catch {
-        CommandLineExit.usage(error, command: spec.name, help: spec.helpText)
+        CommandLineExit.usage(error, command: spec.name)
     }
 }
 
@@ -140,7 +157,7 @@ if name == "raw" {
     if lines.isEmpty {
         while let line = readLine(strippingNewline: true) { lines.append(line) }
     }
-    let requests = lines.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    let requests = lines.filter { !$0.allSatisfy { $0 == " " || $0 == "\t" } }
     let connection = connect()
     let responses: [[UInt8]]
     do {
@@ -162,13 +179,12 @@ if name == ReloadCommand.name {
 }
 
 guard let command = commands.first(where: { $0.name == name }) else {
-    fail("fmtq: unknown command \(name)\n\n\(usage)", status: 2)
+    CommandLineExit.usage(UsageError("unknown command \(name)"), command: "fmtq")
 }
 let (options, positionals) = parse(command.spec)
 if command == StatsCommand.self && options.openMetrics {
     if let extra = positionals.first {
-        CommandLineExit.usage(
-            UsageError("unexpected argument \(extra)"), command: "fmtq stats", help: StatsCommand.spec.helpText)
+        CommandLineExit.usage(UsageError("unexpected argument \(extra)"), command: "fmtq stats")
     }
     OpenMetrics.print(connection: connect())
 }
@@ -176,7 +192,7 @@ let request: JSONObject
 do {
     request = try command.request(options, positionals)
 } catch {
-    CommandLineExit.usage(error, command: command.spec.name, help: command.spec.helpText)
+    CommandLineExit.usage(error, command: command.spec.name)
 }
 
 let connection = connect()

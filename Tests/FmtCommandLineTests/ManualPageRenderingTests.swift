@@ -57,6 +57,7 @@ import Testing
             return
         }
         #expect(items.map(\.term) == ["--socket PATH"])
-        #expect(items.first?.text == "The socket. Default: /run/x.sock. Environment: `TOOL_SOCKET`.")
+        // The help as --help writes it: its first word may be a value (`error, warning, …`), so it is not capitalised.
+        #expect(items.first?.text == "the socket. Default: /run/x.sock. Environment: `TOOL_SOCKET`.")
     }
 }

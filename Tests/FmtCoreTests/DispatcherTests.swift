@@ -147,6 +147,26 @@ final class Reports: Sendable {
         #expect(marked?["error"]?.objectValue?["code"] == JSONValue.string("unknown_op"))
     }
 
+    /// A line that is a JSON object but no request (no `op`, or one that is not a string) is answered with the `id`
+    /// it sent, as every other error is, by a dispatcher and by a loop's lane; a line with no object has no id.
+    @Test(arguments: [
+        (#"{"op":5,"id":7}"#, "7"), (#"{"id":7}"#, "7"), (#"{"id":"a\/b","op":null}"#, #""a/b""#),
+        (#"{"id":{"n":[1,2.50]},"op":["ping"]}"#, #"{"n":[1,2.50]}"#), (#"{"id":7,"id":8}"#, "8"),
+        (#"{"op":true}"#, "null"), (#"[{"id":7}]"#, "null"), ("7", "null"),
+    ])
+    func aRequestWithoutAStringOpEchoesTheIdItSent(line: String, id: String) throws {
+        let dispatcher = try Self.dispatcher()
+        let lane = Dispatcher.Lane(dispatcher)
+        lane.beginBatch()
+        var fromLane: [UInt8] = []
+        Array(line.utf8).withUnsafeBufferPointer { lane.respond(to: $0, into: &fromLane) }
+        lane.endBatch()
+        for answer in [dispatcher.respond(to: Array(line.utf8)), fromLane] {
+            let text = String(decoding: answer, as: UTF8.self)
+            #expect(text.hasPrefix(#"{"id":"# + id + #","ok":false,"error":{"code":"bad_request""#), "\(line)")
+        }
+    }
+
     @Test func textThatIsNotStreamSafeIsABadRequestNotBadJSON() throws {
         let dispatcher = try Self.dispatcher()
         let line = #"{"op":"ping","a"# + String(repeating: "\u{301}\u{316}", count: 16) + #"":1}"#

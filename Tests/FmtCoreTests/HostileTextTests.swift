@@ -57,8 +57,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("0e9999999999", 0.0, "0"), ("-0.00e99999999999", -0.0, "-0.00"), ("1.5e3", 1500, "1.5e3"), ("2", 2, "2"),
-        ("1e-300", 1e-300, "1e-300"),
+        ("0e9999999999", 0.0, "0"), ("-0.00e99999999999", -0.0, "0.00"), ("1.5e3", 1500, "1.5e3"), ("2", 2, "2"),
+        ("1e-300", 1e-300, "1e-300"), ("-0", -0.0, "0"), ("-0E+5", -0.0, "0"), ("-1.5e3", -1500, "-1.5e3"),
     ])
     func numbersInADoublesRangeKeepAnExactDecimal(literal: String, value: Double, decimal: String) {
         let number = JSONNumber(literal: literal)

@@ -83,11 +83,11 @@ import Testing
     }
 
     @Test func arrayKeysSpellEachEntryAndStopPastTheLongestKey() {
-        #expect(LocaleResolver.arrayKey(["nl", .null, "de-AT"]) == Array("\u{1}2:nl-5:de-AT".utf8))
-        #expect(LocaleResolver.arrayKey([]) == [1])
-        let long: [JSONValue] = Array(repeating: "abcdefgh", count: 25)
-        #expect(LocaleResolver.arrayKey(long)?.count == 1 + 25 * 10)
-        #expect(LocaleResolver.arrayKey(long + ["abcd"]) == nil)
+        #expect(LocaleResolver.arrayKey(["nl", .null, "de-AT"]) == Array("2:nl-5:de-AT".utf8))
+        #expect(LocaleResolver.arrayKey([]) == [])
+        let long: [JSONValue] = Array(repeating: "abcdefghi", count: 23) + ["a"]
+        #expect(LocaleResolver.arrayKey(long)?.count == LocaleResolver.longestCachedKey)
+        #expect(LocaleResolver.arrayKey(long + ["a"]) == nil)
     }
 
     @Test func theCacheHoldsAtMostItsLimitAndNoLongKeys() throws {
@@ -102,6 +102,11 @@ import Testing
         #expect(try resolver.resolve(long).language == "nl")
         #expect(try resolver.resolve(String(long.dropLast())).language == "nl")
         #expect(resolver.cachedCount == 2)
+        // Arrays are kept apart from strings, at most 1,024 of them.
+        for index in 0..<1024 { _ = try resolver.resolve(array: [.string("nl-x-\(String(index, radix: 36))")]) }
+        #expect(resolver.cachedCount == 2 + 1024)
+        _ = try resolver.resolve(array: ["nl-x-next"])
+        #expect(resolver.cachedCount == 2 + 1)
     }
 }
 

@@ -157,6 +157,38 @@ import Testing
         #expect(try Self.resolver.resolve(array: ["de", "nl"]).language == "de")
     }
 
+    /// A string is read as the text it is, whatever resolution an array left in the cache: `"\u00012:nl"` spells
+    /// what an array's cache key once was, and stays a malformed tag before and after `["nl"]` is resolved.
+    @Test func aStringSpelledLikeAnArraysCacheKeyIsStillAMalformedTag() throws {
+        let resolver = LocaleResolver(supported: ["en", "nl", "de"])
+        let spelled = "\u{01}2:nl"
+        let line = #"{"op":"language","tag":"\u00012:nl"}"#
+        for round in 0..<2 {
+            if round == 1 { #expect(try resolver.resolve(array: ["nl"]).language == "nl") }
+            #expect(Self.field { () throws(CoreError) in _ = try resolver.resolve(spelled, field: "tag") } == "tag")
+            var copy = spelled
+            let fromBytes = copy.withUTF8 { bytes in
+                Self.field { () throws(CoreError) in _ = try resolver.resolve(utf8: bytes, field: "tag") }
+            }
+            #expect(fromBytes == "tag", "round \(round)")
+            let request = try Array(line.utf8).withUnsafeBufferPointer { try Request(line: $0) }
+            #expect(throws: (any Error).self, "round \(round)") { try request.fields.locale(resolver, field: "tag") }
+        }
+        // And the other way round: a string resolved first leaves nothing an array could find.
+        let other = LocaleResolver(supported: ["en", "nl", "de"])
+        #expect(try other.resolve("nl").language == "nl")
+        #expect(try other.resolve(array: ["nl"]).isList)
+        #expect(try !other.resolve("nl").isList)
+    }
+
+    /// Blank is not a locale: an `Accept-Language` value of only commas and white space names no language and is
+    /// refused as `""` is, not read as English.
+    @Test(arguments: [" ", ",", " , ", "\t", ",,", " ,\t, ", String(repeating: ",", count: 900)])
+    func aBlankLocaleIsRefusedLikeAnEmptyOne(text: String) {
+        #expect(Self.field { () throws(CoreError) in _ = try Self.resolver.resolve(text) } == "locale", "\(text)")
+        #expect(Self.field { () throws(CoreError) in _ = try Self.resolver.resolve("") } == "locale")
+    }
+
     // MARK: - Bounds
 
     @Test func refusesMoreThanThirtyTwoEntries() throws {

@@ -97,10 +97,43 @@ import Testing
         #expect(!recorder.framer.isDiscarding)
     }
 
-    @Test func theLimitCountsTheCarriageReturnAndSpacesBeforeTrimming() {
+    @Test func theLimitCountsSpacesBeforeTrimming() {
         var recorder = Recorder(maxLineBytes: 4)
-        recorder.feed("abc \r\n")
-        #expect(recorder.frames == [nil])
+        recorder.feed("abc  \r\n")
+        recorder.feed("abc \t\n")
+        #expect(recorder.frames == [nil, nil])
+    }
+
+    /// A line ending is not the line: `\r\n` ends a line as `\n` does, so a line of exactly the limit is served
+    /// whichever ending it has, in one read or with the CR and LF in different reads; one byte more is too large.
+    @Test func aLineOfExactlyTheLimitEndingInCRLFIsAccepted() {
+        var recorder = Recorder(maxLineBytes: 4)
+        recorder.feed("abcd\r\n")
+        recorder.feed("ab")
+        recorder.feed("cd\r\n")
+        recorder.feed("abcd\r")
+        recorder.feed("\n")
+        recorder.feed("ab")
+        recorder.feed("cd\r")
+        recorder.feed("\nok\n")
+        #expect(recorder.frames == ["abcd", "abcd", "abcd", "abcd", "ok"])
+        recorder.frames = []
+        recorder.feed("abcd \r\n")
+        recorder.feed("abcde\r\n")
+        recorder.feed("abcd\rx\n")
+        recorder.feed("abcd\r")
+        recorder.feed("x\n")
+        recorder.feed("abcd\r\r\n")
+        recorder.feed("ok\n")
+        #expect(recorder.frames == [nil, nil, nil, nil, nil, "ok"])
+        #expect(!recorder.framer.hasUnfinishedLine)
+    }
+
+    @Test func aFinalLineOfExactlyTheLimitEndingInCRCountsAtEndOfInput() {
+        var recorder = Recorder(maxLineBytes: 4)
+        recorder.feed("abcd\r")
+        recorder.finish()
+        #expect(recorder.frames == ["abcd"])
     }
 
     @Test func anUnfinishedLineOverTheLimitIsReportedOnceAndDiscardedToItsNewline() {

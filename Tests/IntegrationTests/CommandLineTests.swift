@@ -11,8 +11,21 @@ import Testing
         let arguments = executable == Paths.fmtq ? ["ping", "--bogus"] : ["--bogus"]
         let result = try run(executable, arguments)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("unknown option --bogus"))
-        #expect(result.stderr.contains("Usage: "))
+        // One line for the mistake and one saying where the help is, not the whole help after it.
+        let command = executable == Paths.fmtq ? "fmtq ping" : (executable as NSString).lastPathComponent
+        #expect(result.stderr == "\(command): unknown option --bogus\nsee '\(command) --help'\n", "\(result.stderr)")
+    }
+
+    @Test func fmtqHelpNamesACommandAsItsOwnHelpDoes() throws {
+        for command in ["phone", "address", "raw", "reload"] {
+            let help = try run(Paths.fmtq, ["help", command])
+            let flag = try run(Paths.fmtq, [command, "--help"])
+            #expect(help.status == 0 && help.stdout == flag.stdout && help.stdout.hasPrefix("Usage: fmtq \(command)"))
+        }
+        #expect(try run(Paths.fmtq, ["help"]).stdout == (try run(Paths.fmtq, ["--help"])).stdout)
+        let unknown = try run(Paths.fmtq, ["help", "frob"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "fmtq: unknown command frob\nsee 'fmtq --help'\n")
     }
 
     @Test(arguments: executables) func aMissingValueIsAUsageErrorNamingTheOption(executable: String) throws {

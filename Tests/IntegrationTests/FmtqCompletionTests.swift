@@ -1,3 +1,4 @@
+import FmtCore
 import FmtTesting
 import Foundation
 import Testing
@@ -82,5 +83,27 @@ import Testing
         // Typed as far as a colon, which bash breaks words at: the rest of the word is offered.
         let rest = try Self.complete(#"fmtq raw \{\"op\":\"da"#)
         #expect(rest == [#"\"date\"\}"#], "\(rest)")
+    }
+}
+
+/// Every value completion offers for an option with a fixed set is one the daemon takes, and every territory the
+/// daemon takes is offered.
+@Suite struct FmtqCompletionValueTests {
+    @Test func everyOfferedTypeAndCountryIsOneTheDaemonTakes() throws {
+        let types = try FmtqCompletionTests.complete("fmtq phone-example NL --type ")
+        #expect(types.contains("voicemail") && types.contains("fixedLine"), "\(types)")
+        let styles = try FmtqCompletionTests.complete("fmtq date 1990-11-29 --style ")
+        #expect(styles == ["long", "medium", "short"], "\(styles)")
+        let countries = try FmtqCompletionTests.complete("fmtq address --country ")
+        #expect(countries == Region.territories, "\(Set(Region.territories).symmetricDifference(countries))")
+        let daemon = try Daemon.start()
+        for type in types {
+            let answer = try daemon.requestObject(#"{"op":"phoneExample","region":"GB","type":"\#(type)"}"#)
+            #expect(answer["error"]?.objectValue?["code"] != "invalid_field", "\(type): \(answer)")
+        }
+        for code in countries {
+            let answer = try daemon.requestObject(#"{"op":"addressFormat","country":"\#(code)"}"#)
+            #expect(answer["ok"] == true, "\(code): \(answer)")
+        }
     }
 }

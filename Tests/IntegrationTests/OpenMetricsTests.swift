@@ -4,6 +4,8 @@ import FmtTesting
 import Foundation
 import Testing
 
+@testable import fmtq
+
 /// `fmtq stats --openmetrics` against the real daemon, judged by Prometheus' own `promtool check metrics`.
 @Suite struct OpenMetricsTests {
     static let promtool = "/usr/bin/promtool"
@@ -82,9 +84,47 @@ import Testing
             (after["fmtd_data_loaded_timestamp_seconds"] ?? 0) > (before["fmtd_data_loaded_timestamp_seconds"] ?? 0))
     }
 
+    /// A data directory whose path holds CR LF (and a line after it shaped like a sample) stays inside its
+    /// `source` label: no CR reaches the output and every line is a comment or a sample fmtd writes.
+    @Test func aLineBreakInALabelValueStaysInsideTheLabel() throws {
+        let directory = try Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let link = directory + "/data\r\nfmtd_injected_total 42\r\n# EOF\rfmtd_cr_total 1\n"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: Paths.dataDirectory)
+        let daemon = try Daemon.start(dataDirectory: link)
+        defer { _ = daemon.stop() }
+        let result = try run(Paths.fmtq, ["--socket", daemon.socketPath, "stats", "--openmetrics"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let bytes = Array(result.stdout.utf8)
+        #expect(!bytes.contains(0x0D))
+        let lines = bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        #expect(lines.last == "# EOF" && lines.filter { $0 == "# EOF" }.count == 1)
+        for line in lines where !line.hasPrefix("# ") {
+            #expect(
+                line.hasPrefix("fmtd_") && !line.hasPrefix("fmtd_injected") && !line.hasPrefix("fmtd_cr"), "\(line)")
+        }
+        let escaped = #"source=""# + directory + #"/data\nfmtd_injected_total 42\n# EOF\nfmtd_cr_total 1\n""#
+        #expect(lines.filter { $0.contains(escaped) }.count == 3, "\(escaped)\n\(result.stdout)")
+    }
+
     @Test func anUnreachableDaemonExitsThreeAndPrintsNoMetrics() throws {
         let result = try run(Paths.fmtq, ["--socket", "/nonexistent/fmtd.sock", "stats", "--openmetrics"])
         #expect(result.status == 3)
         #expect(result.stdout.isEmpty)
+    }
+}
+
+/// Label values as `fmtq stats --openmetrics` writes them: `\\`, `"` and line feeds escaped as the exposition
+/// format says, and a CR, for which it has no escape, written as the line break it is (`\n`, a CR LF as one).
+@Suite struct LabelEscapeTests {
+    @Test(arguments: [
+        ("plain", "plain"), (#"a\b"c"#, #"a\\b\"c"#), ("a\nb", #"a\nb"#), ("a\r\nb", #"a\nb"#), ("a\rb", #"a\nb"#),
+        ("a\r\rb", #"a\n\nb"#), ("a\n\rb", #"a\n\nb"#), ("\r\n\r\n", #"\n\n"#), ("é\u{301}\r\n", "é\u{301}\\n"),
+        ("\r\u{301}", "\\n\u{301}"),
+    ])
+    func lineBreaksQuotesAndBackslashesAreEscaped(value: String, written: String) {
+        let escaped = OpenMetrics.Exposition.escape(value)
+        #expect(escaped == written, "\(Array(value.unicodeScalars))")
+        #expect(!escaped.utf8.contains(0x0A) && !escaped.utf8.contains(0x0D))
     }
 }

@@ -276,8 +276,14 @@ import Testing
 
     @Test func fmtqPhoneReportsUpstreamsReasonAndUsageMistakes() throws {
         let daemon = try Daemon.start()
+        // A person typing a local number means their own region: --default-region defaults to --viewer-region.
+        let local = try run(
+            Paths.fmtq, ["--socket", daemon.socketPath, "phone", "0031 6 12345678", "--viewer-region", "NL"])
+        #expect(local.status == 0, "\(local.stderr)")
+        #expect(local.stdout.hasPrefix("06 12345678\n"), "\(local.stdout)")
         let national = try run(
-            Paths.fmtq, ["--socket", daemon.socketPath, "phone", "06 12345678", "--viewer-region", "NL"])
+            Paths.fmtq,
+            ["--socket", daemon.socketPath, "phone", "06 12345678", "--viewer-region", "NL", "--default-region", "ZZ"])
         #expect(national.status == 1)
         #expect(national.stderr.contains("invalid_number"))
         #expect(national.stderr.contains("INVALID_COUNTRY_CODE"))

@@ -35,6 +35,38 @@ import Testing
         #expect(failures == 0)
     }
 
+    /// Decimal `plural` counts on one plugin from many threads at once, each count of fraction digits met first by
+    /// several of them: the shared number formatters answer as a serial plugin does, and one is kept per count.
+    @Test func concurrentDecimalCountsAnswerAsSerialOnesAndShareTheirFormatters() async throws {
+        let serial = try loadPlugin(NamesPlugin.self, dataDirectory: Paths.dataDirectory, configDirectory: nil)
+        let counts = (0...30).map { digits in
+            digits == 0 ? "21" : "1." + String(repeating: "0", count: digits - 1) + "5"
+        }
+        let lines = ["cs", "pl", "fr", "ar"].flatMap { locale in
+            counts.map { #"{"op":"plural","locale":""# + locale + #"","count":""# + $0 + #""}"# }
+        }
+        let expected = try lines.map { try serial.answer($0) }
+        let plugin = try loadPlugin(NamesPlugin.self, dataDirectory: Paths.dataDirectory, configDirectory: nil)
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var failures = 0
+                    for round in 0..<4 {
+                        for offset in lines.indices {
+                            // Each worker walks the lines from its own place, so first uses race.
+                            let index = (offset + worker * 7 + round) % lines.count
+                            if (try? plugin.answer(lines[index])) != expected[index] { failures += 1 }
+                        }
+                    }
+                    return failures
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0)
+        #expect(plugin.decimalFormattersOpened == counts.count)
+    }
+
     /// Dutch groups thousands with "." (CLDR nl).
     static func dutchGrouping(_ value: Int) -> String {
         value >= 1000 ? "\(value / 1000).\(String(value % 1000).leftPadded(to: 3))" : String(value)

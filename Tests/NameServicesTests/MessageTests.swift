@@ -97,6 +97,19 @@ import Testing
         #expect(String(decoding: fresh[2], as: UTF8.self).contains(#"a\u0000b heeft 3 gegevens"#))
     }
 
+    /// Zero has no sign in a count: a negative zero, however it is spelled (a number, an exponent past any
+    /// decimal library's, a decimal string), prints as `0`, with its fraction digits where it has them.
+    @Test(arguments: [
+        (JSONValue.number(JSONNumber(literal: "-0e99999999999")), "0"), (.number(JSONNumber(literal: "-0")), "0"),
+        (.number(JSONNumber(literal: "-0.0E-7")), "0"), (.number(JSONNumber(literal: "-0.00")), "0"), ("-0", "0"),
+        ("-00", "0"), ("-0.000", "0"), ("-0.5", "-0.5"), (.number(JSONNumber(literal: "-1e0")), "-1"),
+    ])
+    func aNegativeZeroCountPrintsWithoutASign(count: JSONValue, printed: String) throws {
+        let response = try text("contacts.import.finished", "en", ["count": count, "source": "vCard"])
+        let suffix = printed == "-1" ? " contact imported from vCard" : " contacts imported from vCard"
+        #expect(response["text"] == .string(printed + suffix), "\(count)")
+    }
+
     @Test func unknownKeyIsAnErrorNeverTheKey() {
         let failure = shipped.failure(#"{"op":"message","key":"contacts.nope","locale":"nl","args":{}}"#)
         #expect(failure?.code == "unknown_key")
@@ -254,6 +267,27 @@ import Testing
         #expect(try plugin.answer(request)["text"] == "1.5: 1.5 items")
         let word = plugin.failure(#"{"op":"message","key":"app.cart.items","args":{"count":"one"}}"#)
         #expect(word?.field == "args.count")
+    }
+
+    /// A decimal string argument has at most 64 characters, as a `plural` count does; past that the answer says so,
+    /// rather than that it is no number.
+    @Test func aDecimalArgumentPastItsBoundIsRefusedStatingTheBound() throws {
+        let dataDirectory = try TemporaryDirectory([
+            "messages/en.json": #"{"app.cart.items": "{count, plural, one {# item} other {# items}}"}"#
+        ])
+        let plugin = try loadPlugin(NamesPlugin.self, dataDirectory: dataDirectory.path, configDirectory: nil)
+        func line(_ count: String) -> String {
+            #"{"op":"message","key":"app.cart.items","args":{"count":""# + count + #""}}"#
+        }
+        let longest = "2." + String(repeating: "0", count: 62)
+        #expect(try plugin.answer(line(longest))["text"] == "2 items")
+        do {
+            _ = try plugin.answer(line(longest + "0"))
+            Issue.record("a 65-character decimal was accepted")
+        } catch let error as any WireError {
+            #expect(error.field == "args.count")
+            #expect(error.message.contains("at most 64 characters"), "\(error.message)")
+        }
     }
 
     @Test func argumentUsedAsTextAndInASelectIsAString() throws {

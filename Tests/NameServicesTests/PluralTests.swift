@@ -122,6 +122,63 @@ import Testing
         }
     }
 
+    /// A decimal count is read by an ICU number formatter kept for its count of fraction digits, not opened per
+    /// request: however many requests in however many languages, a plugin opens one per count it has met.
+    @Test func decimalCountsShareOneNumberFormatterPerCountOfFractionDigits() throws {
+        let plugin = try loadPlugin(NamesPlugin.self)
+        #expect(plugin.decimalFormattersOpened == 0)
+        // Fraction digits 1, 2, 0, 2, 3 and 1: four counts of them.
+        let counts = ["1.5", "2.50", "3", "-7.25", "0.125", "1000000.0"]
+        for _ in 0..<20 {
+            for locale in ["en", "cs", "pl", "fr"] {
+                for count in counts {
+                    let line = #"{"op":"plural","locale":""# + locale + #"","count":""# + count + #""}"#
+                    #expect(try plugin.answer(line) == (try shipped.answer(line)), "\(line)")
+                }
+            }
+        }
+        #expect(plugin.decimalFormattersOpened == 4)
+        #expect(plugin.failure(#"{"op":"plural","count":"1.5x"}"#)?.field == "count")
+        #expect(plugin.decimalFormattersOpened == 4)
+    }
+
+    /// The message a refused request is answered with.
+    func refusal(_ line: String) -> String? {
+        do {
+            _ = try shipped.answer(line)
+            return nil
+        } catch let error as any WireError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// A decimal string is `-?digits(.digits)?` of at most 64 characters, at most 30 of its digits after the
+    /// point (the README's bounds): up to them it has a category; past them the answer states the bound it broke
+    /// rather than that the text is no decimal.
+    @Test func aDecimalPastItsBoundIsRefusedStatingTheBound() throws {
+        func line(_ count: String) -> String { #"{"op":"plural","locale":"en","count":""# + count + #""}"# }
+        let fraction = String(repeating: "0", count: 30)
+        let long = String(repeating: "9", count: 64)
+        for accepted in ["1." + fraction, long, "-" + long.dropFirst(), "1." + fraction.dropLast(2) + "5"] {
+            #expect(try shipped.answer(line(accepted))["category"] == "other", "\(accepted)")
+        }
+        let refused = [
+            ("1." + fraction + "0", "at most 30 digits after the point"),
+            ("-0." + fraction + "1", "at most 30 digits after the point"),
+            (long + "9", "at most 64 characters"), ("-" + long, "at most 64 characters"),
+            ("1." + fraction + long, "at most 64 characters"),
+        ]
+        for (text, bound) in refused {
+            #expect(shipped.failure(line(text))?.field == "count")
+            let message = refusal(line(text)) ?? ""
+            #expect(message.contains(bound), "\(text.count): \(message)")
+            #expect(!message.contains("is not a decimal"), "\(message)")
+        }
+        #expect(refusal(line("1.5x"))?.contains("is not a decimal such as") == true)
+    }
+
     @Test func countMustBeANumberOrAPlainDecimalString() {
         #expect(shipped.failure(#"{"op":"plural","locale":"en"}"#)?.field == "count")
         #expect(shipped.failure(#"{"op":"plural","locale":"en","count":"five"}"#)?.field == "count")

@@ -141,6 +141,24 @@ struct MetadataTests {
     }
 }
 
+/// The metadata's `version` is what `info` reports and `fmtq stats --openmetrics` writes as a label: one line of
+/// text, so a control character or a line break in it is refused at load, naming the field.
+@Suite struct MetadataVersionTests {
+    @Test(arguments: ["9.0.35\r\nfmtd_injected_total 42", "9.0.35\n", "9\u{0}", "9\t35", "9\u{9F}", "9\u{2028}"])
+    func aVersionWithAControlCharacterOrLineBreakIsRefused(version: String) throws {
+        var document = Fixtures.document
+        document.version = version
+        #expect {
+            try PhoneMetadata(document: document)
+        } throws: { error in
+            guard case .invalidField(let field, let detail)? = error as? PhoneMetadataError else { return false }
+            return field == "version" && detail.contains("U+")
+        }
+        document.version = "9.0.35 (ünïcödé, 日本)"
+        #expect(try PhoneMetadata(document: document).version == "9.0.35 (ünïcödé, 日本)")
+    }
+}
+
 @Suite("Digit patterns")
 struct DigitPatternTests {
     func whole(_ pattern: String, _ text: String) throws -> Bool {

@@ -14,7 +14,13 @@ extern "C" {
 
 typedef struct fmt_collator fmt_collator;
 typedef struct fmt_plural fmt_plural;
+typedef struct fmt_decimal_formatters fmt_decimal_formatters;
 typedef struct fmt_message fmt_message;
+
+/* The bounds of a plain decimal string fmt_plural_select_decimal reads: its length in bytes and its digits
+   after the point. */
+#define FMT_DECIMAL_MAX_LENGTH 64
+#define FMT_DECIMAL_MAX_FRACTION_DIGITS 30
 
 /* Opens the collator for a BCP 47 tag, honouring -u- keywords ("de-u-co-phonebk"), with canonical
    equivalence on (NFC and NFD spellings compare equal). NULL when ICU cannot open one. */
@@ -40,10 +46,23 @@ void fmt_plural_close(fmt_plural *plural);
 /* The CLDR plural category ("one", "few", ...) of a number. */
 int fmt_plural_select(const fmt_plural *plural, double number, char *out, int32_t capacity);
 
+/* ICU number formatters that read a plain decimal string keeping exactly its fraction digits, one per count
+   of them (0 to FMT_DECIMAL_MAX_FRACTION_DIGITS), each opened the first time a decimal with that many digits
+   is selected and kept until close. A table is safe to use from many threads at once: ICU documents
+   UNumberFormatter as thread-safe when each call formats into its own UFormattedNumber, as every call here
+   does. NULL when the table cannot be allocated. */
+fmt_decimal_formatters *fmt_decimal_formatters_open(void);
+void fmt_decimal_formatters_close(fmt_decimal_formatters *formatters);
+
+/* How many formatters the table has opened so far (for tests: at most one per count of fraction digits). */
+int32_t fmt_decimal_formatters_opened(const fmt_decimal_formatters *formatters);
+
 /* The category of a plain decimal string ("1.0", "-2.50"), keeping its visible fraction digits (CLDR's v
-   and f operands). -1 when the length bytes of decimal are not a plain decimal (a NUL among them included). */
-int fmt_plural_select_decimal(const fmt_plural *plural, const char *decimal, int32_t length, char *out,
-                              int32_t capacity);
+   and f operands), read by the table's formatter for its count of fraction digits (opened for this call
+   alone when formatters is NULL). -1 when the length bytes of decimal are not a plain decimal (a NUL among
+   them included) or exceed the bounds above. */
+int fmt_plural_select_decimal(const fmt_plural *plural, fmt_decimal_formatters *formatters, const char *decimal,
+                              int32_t length, char *out, int32_t capacity);
 
 /* Argument kinds of a message pattern, as fmt_message_argument reports them. */
 enum {
