@@ -80,6 +80,17 @@ let package = Package(
             // The package's own files (control, maintainer scripts, copyright, build-deb.sh), not Swift sources.
             exclude: ["debian"]
         ),
+        .plugin(
+            name: "BuildDocs",
+            capability: .command(
+                intent: .custom(
+                    verb: "build-docs",
+                    description:
+                        "Build the documentation (the FmtClient DocC catalog with the generated reference pages) as a static site"
+                ),
+                permissions: [.writeToPackageDirectory(reason: "Writes the site to .build/docs/site")]
+            )
+        ),
         .target(name: "PhonePlugin", dependencies: ["PhoneNumbers", "FmtCore"]),
         .target(name: "NameServices", dependencies: ["FmtCore", "CICU", "CopyRules"]),
         // The product's copy rules (sentence case, no exclamation marks, informal address, the glossary) checked

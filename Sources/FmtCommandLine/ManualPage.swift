@@ -202,3 +202,61 @@ extension ManualPage {
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
     }
 }
+
+extension ManualPage {
+    /// The page as a DocC article: the same sections and blocks as `roff`, so the man page and the documentation
+    /// catalog are written from one text. `title` is the article's title; its file name is the article's link
+    /// (`<doc:Protocol>` for `Protocol.md`).
+    public func markdown(title: String) -> String {
+        var out = "# \(title)\n\n\(Self.sentence(summary))\n"
+        for (heading, blocks) in sections {
+            out += "\n## \(Self.headingCase(heading))\n"
+            for block in blocks {
+                switch block {
+                case .paragraph(let text):
+                    out += "\n\(Self.markdownText(text))\n"
+                case .list(let items):
+                    out += "\n"
+                    for item in items {
+                        let text = item.text.isEmpty ? "" : Self.markdownText(item.text)
+                        out += "- term `\(item.term.replacingEvery("`", with: ""))`: \(text)\n"
+                    }
+                case .example(let text):
+                    out += "\n```\n\(text)\n```\n"
+                case .subsection(let title):
+                    out += "\n### \(title)\n"
+                }
+            }
+        }
+        return out
+    }
+
+    /// `summary` as a sentence: its first letter in capitals, ended with a period.
+    static func sentence(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        let ended = text.hasSuffix(".") ? text : text + "."
+        return first.uppercased() + ended.dropFirst()
+    }
+
+    /// A man page heading (`ERROR CODES`) as an article's section heading (`Error codes`).
+    static func headingCase(_ heading: String) -> String {
+        guard heading == heading.uppercased(), let first = heading.first else { return heading }
+        return String(first) + heading.dropFirst().lowercased()
+    }
+
+    /// Running text for Markdown: backtick spans stay code; outside them, the characters Markdown would read as
+    /// markup (`*`, `_`, `<`, `[`, `]`, `\`) are escaped so the text reads as in the man page.
+    static func markdownText(_ text: String) -> String {
+        var out = ""
+        var inCode = false
+        for character in text {
+            if character == "`" {
+                inCode.toggle()
+            } else if !inCode && "*_<[]\\".contains(character) {
+                out.append("\\")
+            }
+            out.append(character)
+        }
+        return out
+    }
+}

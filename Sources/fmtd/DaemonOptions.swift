@@ -18,6 +18,7 @@ struct DaemonOptions {
     var wantsHelp = false
     var wantsVersion = false
     var wantsManual = false
+    var wantsMarkdown = false
 
     static var command: CommandSpec<DaemonOptions> {
         CommandSpec(
@@ -133,6 +134,9 @@ struct DaemonOptions {
                 .flag("--generate-manual", help: "print fmtd(8) in man(7) markup", hidden: true, endsParsing: true) {
                     $0.wantsManual = true
                 },
+                .flag(
+                    "--generate-markdown", help: "print fmtd(8) as a DocC article", hidden: true, endsParsing: true
+                ) { $0.wantsMarkdown = true },
             ],
             epilogue:
                 "Signals: SIGHUP reloads data (the old data stays when the new fails to load); SIGTERM/SIGINT drain and stop."
@@ -155,6 +159,9 @@ struct DaemonOptions {
         if options.wantsHelp { CommandLineExit.succeed(printing: command.helpText) }
         if options.wantsVersion { CommandLineExit.succeed(printing: "fmtd \(FormatterHost.version)") }
         if options.wantsManual { CommandLineExit.succeed(printing: manualPage(environment: environment).roff) }
+        if options.wantsMarkdown {
+            CommandLineExit.succeed(printing: manualPage(environment: environment).markdown(title: "fmtd"))
+        }
         return options
     }
 

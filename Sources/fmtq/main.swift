@@ -19,6 +19,8 @@ struct GlobalOptions {
     var help = false
     /// Hidden: print a manual page (`fmtq` or `fmtd-protocol`) and exit.
     var manual: String?
+    /// Hidden: print a manual page as a DocC article and exit.
+    var markdown: String?
     /// Hidden: print the completion script for this shell and exit.
     var completion: String?
     /// Hidden: the languages the completion offers for `--locale` (the data's `translations/`).
@@ -40,6 +42,11 @@ let global = CommandSpec<GlobalOptions>(
             "--generate-manual", "PAGE", ["fmtq", "fmtd-protocol"], help: "print fmtq(1) or fmtd-protocol(7)",
             group: "Options for every command"
         ) { $0.manual = $1 }.hidden,
+        .choice(
+            "--generate-markdown", "PAGE", ["fmtq", "fmtd-protocol"],
+            help: "print fmtq(1) or fmtd-protocol(7) as a DocC article",
+            group: "Options for every command"
+        ) { $0.markdown = $1 }.hidden,
         .choice(
             "--generate-completion", "SHELL", ["bash"], help: "print the completion script",
             group: "Options for every command"
@@ -92,6 +99,13 @@ if let page = globalOptions.manual {
         printing: page == "fmtq"
             ? Manual.fmtqPage(date: date).roff : ProtocolDescription.manualPage(date: date, source: "fmtd").roff)
 }
+if let page = globalOptions.markdown {
+    let date = ManualPage.date(environment: ProcessEnvironment.current)
+    CommandLineExit.succeed(
+        printing: page == "fmtq"
+            ? Manual.fmtqPage(date: date).markdown(title: "fmtq")
+            : ProtocolDescription.manualPage(date: date, source: "fmtd").markdown(title: "The fmtd protocol"))
+}
 if globalOptions.completion != nil {
     CommandLineExit.succeed(printing: Manual.completion(languages: globalOptions.completionLanguages).script)
 }
@@ -129,13 +143,15 @@ func connect() -> FmtConnection {
         guard case .unreachable(let path, let reason, let code) = error else {
             fail("fmtq: connection failed", status: 3)
         }
+        // Where systemd runs, its socket unit is the way to start fmtd; elsewhere (a container) fmtd itself.
+        let start =
+            access("/run/systemd/system", F_OK) == 0
+            ? "Start it with `systemctl start fmtd.socket` (or `fmtd --socket \(path)`)"
+            : "Start it with `fmtd --socket \(path)` (systemd is not running here)"
         let hint =
             code == EACCES
             ? "The socket is there but this user may not open it: join its group (fmtd) or ask the operator."
-            : """
-            Start it with `fmtd --socket \(path)` (or `systemctl start fmtd.socket`), or point fmtq at its socket \
-            with --socket PATH or FMTD_SOCKET.
-            """
+            : "\(start), or point fmtq at its socket with --socket PATH or FMTD_SOCKET."
         fail("fmtq: cannot reach fmtd at \(path): \(reason).\n\(hint)", status: 3)
     }
 }

@@ -60,4 +60,22 @@ import Testing
         // The help as --help writes it: its first word may be a value (`error, warning, …`), so it is not capitalised.
         #expect(items.first?.text == "the socket. Default: /run/x.sock. Environment: `TOOL_SOCKET`.")
     }
+
+    /// The DocC article is written from the same blocks: a title, the summary as a sentence, sections in sentence
+    /// case, DocC term lists, code blocks, and Markdown's markup characters escaped outside code spans.
+    @Test func theMarkdownArticleHasTheSameBlocksAsThePage() {
+        let page = ManualPage(
+            name: "tool", section: "1", summary: "does one thing", date: "2025-12-01", source: "tool 1.0",
+            sections: [
+                ("ERROR CODES", [.list([("bad_json", "not *JSON* <yet>, see `a_b*`")])]),
+                ("EXAMPLES", [.subsection("ping"), .example(#"{"op":"ping"}"#), .paragraph("snake_case [x]")]),
+            ])
+        let lines = page.markdown(title: "The tool").split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.prefix(3) == ["# The tool", "", "Does one thing."])
+        #expect(lines.contains("## Error codes"))
+        #expect(lines.contains(#"- term `bad_json`: not \*JSON\* \<yet>, see `a_b*`"#))
+        #expect(lines.contains("### ping"))
+        #expect(lines.contains(#"{"op":"ping"}"#))
+        #expect(lines.contains(#"snake\_case \[x\]"#))
+    }
 }

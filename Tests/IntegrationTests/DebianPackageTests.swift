@@ -72,6 +72,22 @@ import Testing
         #expect(!needed.contains("libswiftCore"), "fmtd still needs the Swift runtime:\n\(needed)")
     }
 
+    /// The runtime package is fmtd, fmtq and the data: no benchmark, no Foundation. Its installed size is held
+    /// under a bound, and the README states it (in MB, as `dpkg-deb --field … Installed-Size` / 1024, rounded).
+    @Test func theInstalledSizeStaysUnderItsBoundAndTheReadmeStatesIt() throws {
+        let built = try Self.built.get()
+        let field = try run("/usr/bin/dpkg-deb", ["--field", built.current, "Installed-Size"]).stdout
+        let kibibytes = try #require(Int(field.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kibibytes <= Self.installedSizeBound, "Installed-Size: \(kibibytes) KiB")
+        let megabytes = (kibibytes + 512) / 1024
+        let readme = try String(contentsOfFile: Paths.packageRoot + "/README.md", encoding: .utf8)
+        #expect(
+            readme.contains("installs \(megabytes) MB"), "the README does not say the package installs \(megabytes) MB")
+    }
+
+    /// The most the package may install, in KiB.
+    static let installedSizeBound = 24 * 1024
+
     @Test func lintianReportsNoErrorAndNoWarning() throws {
         let built = try Self.built.get()
         let result = try run("/usr/bin/lintian", ["--fail-on", "error,warning", built.current])
@@ -104,11 +120,11 @@ import Testing
         let built = try Self.built.get()
         let files = Set(try Self.contents(built.current).filter { !$0.hasSuffix("/") })
         var expected: Set<String> = [
-            "usr/sbin/fmtd", "usr/bin/fmtq", "usr/bin/fmtbench",
+            "usr/sbin/fmtd", "usr/bin/fmtq",
             "usr/lib/systemd/system/fmtd.socket", "usr/lib/systemd/system/fmtd.service",
             "usr/lib/systemd/system/fmtd-metrics.service", "usr/lib/systemd/system/fmtd-metrics.timer",
             "usr/lib/sysusers.d/fmtd.conf",
-            "usr/share/man/man8/fmtd.8.gz", "usr/share/man/man1/fmtq.1.gz", "usr/share/man/man1/fmtbench.1.gz",
+            "usr/share/man/man8/fmtd.8.gz", "usr/share/man/man1/fmtq.1.gz",
             "usr/share/man/man7/fmtd-protocol.7.gz", "usr/share/bash-completion/completions/fmtq",
             "usr/share/doc/fmtd/copyright", "usr/share/doc/fmtd/changelog.Debian.gz",
             "usr/share/doc/fmtd/fmtd.service.d-example.conf", "usr/share/lintian/overrides/fmtd",
@@ -187,6 +203,9 @@ import Testing
         let install = try root.dpkg(["--install", built.previous])
         #expect(install.status == 0, "dpkg --install:\n\(install.stdout)\(install.stderr)")
         #expect(try root.recorded() == "\(Self.version)-0 ii")
+        // No systemd runs for this root: the postinst says the socket was not started and how to run fmtd.
+        #expect(install.stderr.contains("fmtd.socket was not started"), "postinst said:\n\(install.stderr)")
+        #expect(install.stderr.contains("runuser -u fmtd -- /usr/sbin/fmtd"))
         #expect(root.read("etc/passwd").contains("fmtd:x:"), "systemd-sysusers made no fmtd user")
         #expect(root.read("etc/group").contains("fmtd:x:"))
         #expect(root.exists(Self.socketEnabled), "fmtd.socket is not enabled")

@@ -70,6 +70,20 @@ import Testing
         #expect(result.stderr.isEmpty, "systemd-analyze verify said:\n\(result.stderr)")
     }
 
+    /// Copied as is, the example drop-in changes nothing; each of its commented command lines keeps the packaged
+    /// `--config-dir` so that uncommenting one changes only what its comment says.
+    @Test func theExampleDropInChangesNothingUntilALineIsUncommented() throws {
+        let path = Self.systemdDirectory + "/fmtd.service.d/example.conf.sample"
+        #expect(try UnitFile(path: path).keys == [])
+        let packaged = try UnitFile(path: Self.systemdDirectory + "/fmtd.service").values("Service", "ExecStart")
+        let commented = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix("#ExecStart=/") }.map { String($0.dropFirst("#ExecStart=".count)) }
+        #expect(commented.count >= 3)
+        for line in commented {
+            #expect(packaged.count == 1 && line.hasPrefix(packaged[0] + " "), "\(line) drops the packaged options")
+        }
+    }
+
     @Test func aMisspelledDirectiveIsOnlyAWarningSoVerifyIsJudgedByStderr() throws {
         let directory = try Self.unitsWithBuiltBinary()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -355,6 +369,9 @@ struct UnitFile {
             }
         }
     }
+
+    /// Every `Section/Key` set, in file order.
+    var keys: [String] { entries.map { "\($0.section)/\($0.key)" } }
 
     /// Every value given to `key` in `section`, in file order.
     func values(_ section: String, _ key: String) -> [String] {

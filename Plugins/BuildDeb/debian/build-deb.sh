@@ -4,7 +4,7 @@
 #
 #   Plugins/BuildDeb/debian/build-deb.sh --build-dir DIR [--out DIR] [--version VERSION] [--revision N]
 #
-#   --build-dir DIR  holds fmtd, fmtq and fmtbench
+#   --build-dir DIR  holds fmtd and fmtq
 #   --out DIR        where the .deb goes (default: .build/debian)
 #   --version V      the upstream version (default: what `fmtd --version` prints)
 #   --revision N     the Debian revision (default 1)
@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ -n "$build_dir" ] || { echo "build-deb.sh: --build-dir DIR is required" >&2; exit 2; }
-for binary in fmtd fmtq fmtbench; do
+for binary in fmtd fmtq; do
     [ -x "$build_dir/$binary" ] || { echo "build-deb.sh: no executable $build_dir/$binary" >&2; exit 1; }
 done
 [ -n "$version" ] || version=$("$build_dir/fmtd" --version | sed 's/^fmtd //')
@@ -55,9 +55,9 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/sbin" "$root/usr/share/fmtd
     "$root/etc/fmtd/address-formats.d" "$root/etc/fmtd/messages.d" "$root/etc/fmtd/copy-rules.d"
 
 install -m 0755 "$build_dir/fmtd" "$root/usr/sbin/fmtd"
-install -m 0755 "$build_dir/fmtq" "$build_dir/fmtbench" "$root/usr/bin/"
+install -m 0755 "$build_dir/fmtq" "$root/usr/bin/"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/sbin/fmtd" \
-    "$root/usr/bin/fmtq" "$root/usr/bin/fmtbench"
+    "$root/usr/bin/fmtq"
 
 (cd "$package/data" && find . -type f \( -name '*.json' -o -name NOTICE -o -name README.md \) ! -path './vectors/*' |
     sort) | while read -r file; do
@@ -75,7 +75,6 @@ sed -e 's|/usr/local/bin/fmtd|/usr/sbin/fmtd|g' "$package/systemd/fmtd.service.d
 echo "== man pages and completion, from the option tables"
 "$build_dir/fmtd" --generate-manual | gzip -9n > "$root/usr/share/man/man8/fmtd.8.gz"
 "$build_dir/fmtq" --generate-manual fmtq | gzip -9n > "$root/usr/share/man/man1/fmtq.1.gz"
-"$build_dir/fmtbench" --generate-manual | gzip -9n > "$root/usr/share/man/man1/fmtbench.1.gz"
 "$build_dir/fmtq" --generate-manual fmtd-protocol | gzip -9n > "$root/usr/share/man/man7/fmtd-protocol.7.gz"
 languages=$(cd "$package/data/translations" && ls -- *.json | sed 's/\.json$//' | paste -sd, -)
 "$build_dir/fmtq" --generate-completion bash --completion-languages "$languages" \
@@ -90,8 +89,7 @@ install -m 0755 "$here/postinst" "$here/prerm" "$here/postrm" "$root/DEBIAN/"
 echo "== Depends: from dpkg-shlibdeps"
 mkdir -p "$work/src/debian"
 printf 'Source: fmtd\n\nPackage: fmtd\nArchitecture: any\n' > "$work/src/debian/control"
-depends=$(cd "$work/src" && dpkg-shlibdeps -O -e"$root/usr/sbin/fmtd" -e"$root/usr/bin/fmtq" \
-    -e"$root/usr/bin/fmtbench" | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$work/src" && dpkg-shlibdeps -O -e"$root/usr/sbin/fmtd" -e"$root/usr/bin/fmtq" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 echo "Depends: $depends"
 installed_size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
