@@ -121,7 +121,7 @@ let package = Package(
         // body against the daemon in-process or live.
         .target(
             name: "FmtTesting", dependencies: ["FmtCore", "FmtHost", "FmtClient", "CSystem"], path: "Tests/FmtTesting"),
-        .testTarget(name: "FmtCoreTests", dependencies: ["FmtCore"]),
+        .testTarget(name: "FmtCoreTests", dependencies: ["FmtCore", "FmtTesting"]),
         .testTarget(name: "FmtServerTests", dependencies: ["FmtServer", "FmtCore"]),
         .testTarget(name: "FmtHostTests", dependencies: ["FmtHost", "FmtCore", "FmtTesting"]),
         .testTarget(name: "FmtClientTests", dependencies: ["FmtClient", "FmtCore"]),

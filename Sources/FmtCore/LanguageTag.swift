@@ -19,57 +19,98 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
         self.trailing = trailing
     }
 
-    /// Parses a tag, or returns nil when it is not well-formed.
+    /// Parses a tag, or returns nil when it is not well-formed. One pass over the UTF-8 bytes, ASCII case
+    /// changes only (a tag is ASCII): a 32-entry `Accept-Language` value parses 32 of these per request.
+    /// `ReferenceLanguageTag` in the tests is the plain implementation this one is held to.
     public init?(parsing text: String) {
         guard !text.isEmpty, text.utf8.count <= 128 else { return nil }
-        let subtags = text.split(separator: "-", omittingEmptySubsequences: false).flatMap {
-            $0.split(separator: "_", omittingEmptySubsequences: false)
+        var text = text
+        guard let tag = text.withUTF8({ Self.parse($0) }) else { return nil }
+        self = tag
+    }
+
+    /// The subtags of a tag's bytes, one at a time: each 1 to 8 ASCII letters or digits, separated by `-` or `_`.
+    private struct Subtags {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var position = 0
+
+        /// The next subtag's range; nil at the end; `.some(nil)` when it is malformed (empty, longer than 8, or
+        /// not alphanumeric).
+        mutating func next() -> Range<Int>?? {
+            guard position <= bytes.count else { return nil }
+            let start = position
+            while position < bytes.count, bytes[position] != UInt8(ascii: "-"), bytes[position] != UInt8(ascii: "_") {
+                guard LanguageTag.isAlphanumeric(bytes[position]) else { return .some(nil) }
+                position += 1
+            }
+            let range = start..<position
+            position += 1  // past the separator, or past the end
+            return (1...8).contains(range.count) ? .some(range) : .some(nil)
         }
-        guard subtags.allSatisfy({ !$0.isEmpty && $0.count <= 8 && $0.utf8.allSatisfy(Self.isAlphanumeric) })
-        else { return nil }
-        var index = 0
-        let first = subtags[0]
-        guard (2...3).contains(first.count) || (5...8).contains(first.count), first.utf8.allSatisfy(Self.isAlpha)
-        else { return nil }
-        language = first.lowercased()
-        index = 1
-        if index < subtags.count, subtags[index].count == 4, subtags[index].utf8.allSatisfy(Self.isAlpha) {
-            script = subtags[index].prefix(1).uppercased() + subtags[index].dropFirst().lowercased()
-            index += 1
-        } else {
-            script = nil
+
+        /// Whether a subtag follows, and its length (0 when none).
+        func nextLength() -> Int {
+            var end = position
+            while end < bytes.count, bytes[end] != UInt8(ascii: "-"), bytes[end] != UInt8(ascii: "_") { end += 1 }
+            return position <= bytes.count ? end - position : 0
         }
-        if index < subtags.count,
-            (subtags[index].count == 2 && subtags[index].utf8.allSatisfy(Self.isAlpha))
-                || (subtags[index].count == 3 && subtags[index].utf8.allSatisfy(Self.isDigit))
+    }
+
+    private enum Case { case lower, upper, title }
+
+    /// The bytes of `range` as a `String` in `letterCase` (ASCII letters only; digits stay).
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ letterCase: Case) -> String {
+        String(unsafeUninitializedCapacity: range.count) { out in
+            for (offset, index) in range.enumerated() {
+                let byte = bytes[index]
+                let upper = letterCase == .upper || (letterCase == .title && offset == 0)
+                out[offset] = isAlpha(byte) ? (upper ? byte & 0xDF : byte | 0x20) : byte
+            }
+            return range.count
+        }
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> LanguageTag? {
+        var subtags = Subtags(bytes: bytes)
+        guard case .some(.some(let first)) = subtags.next(),
+            (2...3).contains(first.count) || (5...8).contains(first.count), bytes[first].allSatisfy(isAlpha)
+        else { return nil }
+        let language = string(bytes, first, .lower)
+        var script: String?
+        var region: String?
+        var trailing: [String] = []
+        var current = subtags.next()
+        if case .some(.some(let range)) = current, range.count == 4, bytes[range].allSatisfy(isAlpha) {
+            script = string(bytes, range, .title)
+            current = subtags.next()
+        }
+        if case .some(.some(let range)) = current,
+            (range.count == 2 && bytes[range].allSatisfy(isAlpha))
+                || (range.count == 3 && bytes[range].allSatisfy(isDigit))
         {
-            region = subtags[index].uppercased()
-            index += 1
-        } else {
-            region = nil
+            region = string(bytes, range, .upper)
+            current = subtags.next()
         }
-        var rest: [String] = []
         var inExtension = false
         var inPrivateUse = false
-        while index < subtags.count {
-            let subtag = subtags[index].lowercased()
+        while case .some(let next) = current {
+            guard let range = next else { return nil }
             if inPrivateUse {
                 // After `x`, every subtag of 1 to 8 letters or digits is private use (`en-x-a-b`).
-            } else if subtag.count == 1 {
+            } else if range.count == 1 {
                 // A singleton opens an extension (whose subtags have 2 to 8 characters) or private use (1 to 8);
                 // it needs at least one subtag after it.
-                inPrivateUse = subtag == "x"
-                guard index + 1 < subtags.count, subtags[index + 1].count >= (inPrivateUse ? 1 : 2) else { return nil }
+                inPrivateUse = bytes[range.lowerBound] | 0x20 == UInt8(ascii: "x")
+                guard subtags.nextLength() >= (inPrivateUse ? 1 : 2) else { return nil }
                 inExtension = true
             } else if !inExtension {
-                let isVariant =
-                    subtag.count >= 5 || (subtag.count == 4 && subtag.utf8.first.map(Self.isDigit) == true)
+                let isVariant = range.count >= 5 || (range.count == 4 && isDigit(bytes[range.lowerBound]))
                 guard isVariant else { return nil }
             }
-            rest.append(subtag)
-            index += 1
+            trailing.append(string(bytes, range, .lower))
+            current = subtags.next()
         }
-        trailing = rest
+        return LanguageTag(language: language, script: script, region: region, trailing: trailing)
     }
 
     /// The canonical spelling (`nl-BE`, `de-DE-u-co-phonebk`).
@@ -77,15 +118,15 @@ public struct LanguageTag: Sendable, Hashable, CustomStringConvertible {
         ([language] + [script, region].compactMap { $0 } + trailing).joined(separator: "-")
     }
 
-    private static func isAlpha(_ byte: UInt8) -> Bool {
+    fileprivate static func isAlpha(_ byte: UInt8) -> Bool {
         (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool {
+    fileprivate static func isDigit(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte)
     }
 
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+    fileprivate static func isAlphanumeric(_ byte: UInt8) -> Bool {
         isAlpha(byte) || isDigit(byte)
     }
 }

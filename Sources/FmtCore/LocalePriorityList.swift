@@ -78,7 +78,13 @@ public struct LocalePriorityList: Sendable, Hashable {
         var weighted: [(entry: Entry, weight: Int)] = []
         var refused = Set<String>()
         var count = 0
-        for (index, element) in text.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+        // An ASCII value is split by its bytes (the same elements, without grapheme breaking); any other by
+        // characters, so a comma that a combining mark joins stays inside its element.
+        let elements =
+            text.utf8.allSatisfy { $0 < 0x80 }
+            ? text.utf8.split(separator: 0x2C, omittingEmptySubsequences: false).map { Substring($0) }
+            : text.split(separator: ",", omittingEmptySubsequences: false)
+        for (index, element) in elements.enumerated() {
             let trimmed = Self.trimmed(element)
             if trimmed.isEmpty { continue }
             count += 1
@@ -131,7 +137,8 @@ public struct LocalePriorityList: Sendable, Hashable {
     /// A range and its weight in thousandths (`nl;q=0.8` → nl, 800); nil when either is malformed. The tag of `*`
     /// is nil.
     private static func range(_ element: Substring) -> (LanguageTag?, Int)? {
-        let parts = element.split(separator: ";", omittingEmptySubsequences: false)
+        // Split at the bytes of `;`: a part holding anything but ASCII is refused below whichever way it is cut.
+        let parts = element.utf8.split(separator: 0x3B, omittingEmptySubsequences: false).map { Substring($0) }
         let name = trimmed(parts[0])
         let tag: LanguageTag?
         if name == "*" {

@@ -30,6 +30,19 @@ struct WorstLines {
         return "[" + Array(repeating: name, count: max(1, count)).joined(separator: ",") + "]"
     }
 
+    /// An `Accept-Language` value of the most entries allowed (32), each a distinct long tag of an unsupported
+    /// language, so none wins early and the value is past the resolver's cached length: resolved afresh each time.
+    static let acceptLanguage = (0..<32).map {
+        "x\(String(UnicodeScalar(UInt8(97 + $0 % 26))))-Latn-\(100 + $0)-u-co-phonebk;q=0.\($0 % 9 + 1)"
+    }
+    .joined(separator: ",")
+
+    /// A JSON array of locale tags of the most entries allowed (32), likewise.
+    static let localeArray =
+        "["
+        + (0..<32).map { "\"x\(String(UnicodeScalar(UInt8(97 + $0 % 26))))-Latn-\(100 + $0)-u-co-phonebk\"" }
+        .joined(separator: ",") + "]"
+
     static func lines(limit: Int) -> [(String, [UInt8])] {
         let text = { (prefix: String, suffix: String) in Self.filled(prefix, suffix, limit: limit) }
         let half = limit / 2 - 64
@@ -41,6 +54,8 @@ struct WorstLines {
             ("op", text(#"{"op":""#, #""}"#)),
             ("locale", text(#"{"op":"date","date":"--11-29","locale":""#, #""}"#)),
             ("language tag", text(#"{"op":"language","tag":""#, #""}"#)),
+            ("Accept-Language, 32", Array((#"{"op":"language","tag":""# + Self.acceptLanguage + #""}"#).utf8)),
+            ("locale list, 32", Array((#"{"op":"date","date":"--11-29","locale":"# + Self.localeArray + "}").utf8)),
             ("message key", text(#"{"op":"message","key":""#, #""}"#)),
             (
                 "message argument",
