@@ -87,8 +87,7 @@ let package = Package(
                     verb: "build-docs",
                     description:
                         "Build the documentation (the FmtClient DocC catalog with the generated reference pages) as a static site"
-                ),
-                permissions: [.writeToPackageDirectory(reason: "Writes the site to .build/docs/site")]
+                )
             )
         ),
         .target(name: "PhonePlugin", dependencies: ["PhoneNumbers", "FmtCore"]),

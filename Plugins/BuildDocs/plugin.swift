@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package --allow-writing-to-package-directory build-docs [--output DIR]`: the documentation as a static
+/// `swift package --allow-writing-to-directory .build/docs build-docs [--output DIR]`: the documentation as a static
 /// site. The catalog `Sources/FmtClient/FmtClient.docc` is copied to a scratch directory, the reference pages are
 /// generated into the copy from the texts the man pages are made of (`fmtd --generate-markdown`,
 /// `fmtq --generate-markdown fmtq` and `fmtq --generate-markdown fmtd-protocol`, so there is one source), and
