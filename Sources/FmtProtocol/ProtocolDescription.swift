@@ -127,7 +127,11 @@ public enum ProtocolDescription {
                 Field("uptimeSeconds", "number", "seconds since start"),
                 Field(
                     "connections", "object",
-                    "`open`, `total`, `overloaded`, `forbidden`, `idleClosed`, `lineTimeouts`, `tooLarge`, `readPauses`"
+                    "`open`, `limit`, `total`, `overloaded`, `perUidLimit`, `perUidOverloaded`, `uids`, "
+                        + "`busiestUidOpen`, `outOfDescriptors`, `bufferedBytes`, `bufferedLimit`, `bufferedPauses` "
+                        + "(input held, across connections), `outputBytes`, `outputLimit`, `outputPauses` (answers "
+                        + "not yet read, across connections), `yields` (turns a busy connection gave up), "
+                        + "`forbidden`, `idleClosed`, `lineTimeouts`, `tooLarge`, `readPauses`"
                 ),
                 Field("requests", "object", "`total`, `errors`, `perOp` (`requests` and `errors` per op; `(other)`)"),
                 Field(
@@ -167,7 +171,8 @@ public enum ProtocolDescription {
                     "`field`, `label`, `value`, `valueLang` (as `linesLang`) of each field shown, in display order"),
                 Field(
                     "warnings", "array",
-                    "`code`, `field`, `message`: postal_code_format, missing_required, region_unknown"),
+                    "`code`, `field`, `message`: postal_code_format, missing_required, region_unknown, field_not_used (a "
+                        + "value shown where the country's format has no place for it)"),
             ],
             errors: "invalid_field on address, address.country, address.language, address.<name>, viewerRegion or "
                 + "locale.",
@@ -372,7 +377,7 @@ public enum ProtocolDescription {
                 ("ERROR CODES", [.list(errors.map { ($0.name, $0.meaning) })]),
                 ("LOCALES", locales.map { .paragraph($0) }),
                 ("OPS", opBlocks),
-                ("SEE ALSO", [.paragraph("fmtd(8), fmtq(1), fmtbench(1)")]),
+                ("SEE ALSO", [.paragraph("fmtd(8), fmtq(1)")]),
             ])
     }
 }

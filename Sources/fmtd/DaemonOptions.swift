@@ -232,7 +232,7 @@ struct DaemonOptions {
                         .example("fmtd --check --strict --config-dir ci/etc > /dev/null"),
                     ]
                 ),
-                ("SEE ALSO", [.paragraph("fmtq(1), fmtbench(1), fmtd-protocol(7), systemd.socket(5)")]),
+                ("SEE ALSO", [.paragraph("fmtq(1), fmtd-protocol(7), systemd.socket(5)")]),
             ])
     }
 

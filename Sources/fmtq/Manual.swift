@@ -48,7 +48,7 @@ import FmtProtocol
                         ])
                     ]
                 ),
-                ("SEE ALSO", [.paragraph("fmtd(8), fmtd-protocol(7), fmtbench(1)")]),
+                ("SEE ALSO", [.paragraph("fmtd(8), fmtd-protocol(7)")]),
             ])
     }
 
