@@ -113,7 +113,7 @@ def well_formed_client(path, stop, counters, seed):
 def hostile_episode(path, rng, counters):
     """One misbehaving client of a random kind; each expects the daemon to survive it, not to answer nicely."""
     kind = rng.choice(["random", "utf8", "huge", "nesting", "nul", "half", "reset", "burst", "unread", "slowloris",
-                       "numbers", "marks"])
+                       "numbers", "marks", "unread-many", "busy", "joined", "accept-language"])
     counters.add_hostile(kind)
     try:
         if kind == "random":
@@ -192,6 +192,45 @@ def hostile_episode(path, rng, counters):
             with connect(path, timeout=30) as sock:
                 sock.sendall(b"".join(json.dumps(line, ensure_ascii=False).encode() + b"\n" for line in lines))
                 read_lines(sock, len(lines))
+        elif kind == "unread-many":
+            # Many connections that each queue answers and never read: the shared output budget pauses them, so
+            # memory stays bounded and the well-formed clients keep their round trips.
+            socks = [connect(path) for _ in range(200)]
+            for sock in socks:
+                sock.setblocking(False)
+                try:
+                    sock.send(b'{"op":"info"}\n' * 1000)
+                except BlockingIOError:
+                    pass
+            time.sleep(1)
+            for sock in socks:
+                sock.close()
+        elif kind == "busy":
+            # Peers pipelining the costliest small requests (a decimal-string plural count), reading their answers:
+            # each gets its time slice, not the loop.
+            socks = [connect(path, timeout=30) for _ in range(20)]
+            batch = b'{"op":"plural","locale":"pl","count":"1.5"}\n' * 2000
+            for sock in socks:
+                sock.sendall(batch)
+            for sock in socks:
+                read_lines(sock, 2000)
+                sock.close()
+        elif kind == "joined":
+            # Address values joining one long cluster (a ZWJ emoji chain, a virama chain) are refused before any
+            # walk over them; a long run of no-break spaces is served.
+            lines = [{"op": "address", "address": {"country": "NL", "city": "\U0001F468" + "\u200D\U0001F468" * 4000}},
+                     {"op": "address", "address": {"country": "IN", "city": "\u0915" + "\u094D\u0915" * 6000}},
+                     {"op": "address", "address": {"country": "NL", "city": "a" + "\u00A0" * 20000 + "b"}}]
+            with connect(path, timeout=30) as sock:
+                sock.sendall(b"".join(json.dumps(line, ensure_ascii=False).encode() + b"\n" for line in lines))
+                read_lines(sock, len(lines))
+        elif kind == "accept-language":
+            # The longest priority lists allowed, of languages the daemon lacks, so every entry is read each time.
+            value = ",".join(f"x{chr(97 + i % 26)}-Latn-{100 + i}-u-co-phonebk;q=0.{i % 9 + 1}" for i in range(32))
+            line = json.dumps({"op": "language", "tag": value}).encode() + b"\n"
+            with connect(path, timeout=30) as sock:
+                sock.sendall(line * 500)
+                read_lines(sock, 500)
     except OSError as error:
         counters.add_hostile(f"{kind} ({type(error).__name__})")
 
