@@ -119,7 +119,8 @@ let package = Package(
         // Tests mirror modules; IntegrationTests drive the real daemon over a real socket. FmtTesting runs one test
         // body against the daemon in-process or live.
         .target(
-            name: "FmtTesting", dependencies: ["FmtCore", "FmtHost", "FmtClient", "CSystem"], path: "Tests/FmtTesting"),
+            name: "FmtTesting", dependencies: ["FmtCore", "FmtHost", "FmtClient", "CSystem", "CopyRules"],
+            path: "Tests/FmtTesting"),
         .testTarget(name: "FmtCoreTests", dependencies: ["FmtCore", "FmtTesting"]),
         .testTarget(name: "FmtServerTests", dependencies: ["FmtServer", "FmtCore"]),
         .testTarget(name: "FmtHostTests", dependencies: ["FmtHost", "FmtCore", "FmtTesting"]),
@@ -139,7 +140,7 @@ let package = Package(
             exclude: ["oracle.py", "make_vectors.py", "known-differences.json"]
         ),
         .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore", "FmtTesting", "CopyRules"]),
-        .testTarget(name: "CopyRulesTests", dependencies: ["CopyRules", "FmtCore"]),
+        .testTarget(name: "CopyRulesTests", dependencies: ["CopyRules", "FmtCore", "FmtTesting"]),
         .testTarget(
             name: "PhonePluginTests", dependencies: ["PhonePlugin", "PhoneNumbers", "FmtCore", "FmtTesting", "fmtd"]),
         .testTarget(

@@ -12,8 +12,9 @@ public enum Capitalization: String, Sendable, CaseIterable {
     case none
 }
 
-/// A word a language's copy never uses, and what to write instead.
-public struct ForbiddenWord: Sendable, Equatable {
+/// A word a language's copy never uses, and what to write instead. Hashable, so merging rules files dedups
+/// entries with a set rather than by searching the list.
+public struct ForbiddenWord: Sendable, Hashable {
     /// One or more words, matched whole.
     public let words: [String]
     /// The replacement, for the finding's message.
@@ -127,6 +128,9 @@ public struct CopyRuleSet: Sendable, Equatable {
         }
     }
 
+    /// Adds one file's rules of a language to what earlier files gave it. Lists are deduplicated through sets in
+    /// the order entries are first seen, and each bound is checked as entries are added, so a file far over a
+    /// limit is refused after reading just past it, at a cost linear in what was read.
     private static func merge(_ rules: DataFields, into merged: inout LanguageCopyRules) throws(DataError) {
         try refuseUnknown(
             rules, ["capitalization", "glossary", "forbidden", "properNouns", "lowercaseWords", "inflections"])
@@ -148,10 +152,11 @@ public struct CopyRuleSet: Sendable, Equatable {
                 }
                 merged.glossary[english] = term
                 merged.glossaryOrder.append(english)
+                try bound(merged.glossary.count, rules.member("glossary"), "glossary terms")
             }
-            try bound(merged.glossary.count, rules.member("glossary"), "glossary terms")
         }
         if let forbidden = try rules.member("forbidden").array(or: "must be an array of {word, use}") {
+            var seen = Set(merged.forbidden)
             for entry in forbidden {
                 let object = try entry.object(or: "must be an object with word and use")!
                 try refuseUnknown(object, ["word", "use", "matchCase"])
@@ -161,16 +166,19 @@ public struct CopyRuleSet: Sendable, Equatable {
                     words: try words(word, at: object.member("word")), use: use,
                     matchCase: try object.bool("matchCase") ?? false)
                 _ = try words(use, at: object.member("use"))
-                if !merged.forbidden.contains(parsed) { merged.forbidden.append(parsed) }
+                guard seen.insert(parsed).inserted else { continue }
+                merged.forbidden.append(parsed)
+                try bound(merged.forbidden.count, rules.member("forbidden"), "forbidden words")
             }
-            try bound(merged.forbidden.count, rules.member("forbidden"), "forbidden words")
         }
         if let names = try rules.strings("properNouns") {
+            var seen = Set(merged.properNouns)
             for name in names {
                 _ = try words(name, at: rules.member("properNouns"))
-                if !merged.properNouns.contains(name) { merged.properNouns.append(name) }
+                guard seen.insert(name).inserted else { continue }
+                merged.properNouns.append(name)
+                try bound(merged.properNouns.count, rules.member("properNouns"), "proper nouns")
             }
-            try bound(merged.properNouns.count, rules.member("properNouns"), "proper nouns")
         }
         if let lowercase = try rules.strings("lowercaseWords") {
             for word in lowercase {
@@ -178,12 +186,13 @@ public struct CopyRuleSet: Sendable, Equatable {
                     throw rules.member("lowercaseWords").invalid("\"\(word.prefix(64))\" is not one lower-case word")
                 }
                 merged.lowercaseWords.insert(word)
-            }
-            guard merged.lowercaseWords.count <= Limits.maximumLowercaseWords else {
-                throw rules.member("lowercaseWords").invalid("more than \(Limits.maximumLowercaseWords) words")
+                guard merged.lowercaseWords.count <= Limits.maximumLowercaseWords else {
+                    throw rules.member("lowercaseWords").invalid("more than \(Limits.maximumLowercaseWords) words")
+                }
             }
         }
         if let inflections = try rules.strings("inflections") {
+            var seen = Set(merged.inflections)
             for ending in inflections {
                 guard (1...Limits.maximumInflectionLength).contains(ending.count), ending.allSatisfy(\.isLetter),
                     ending == ending.lowercased()
@@ -192,10 +201,11 @@ public struct CopyRuleSet: Sendable, Equatable {
                         "\"\(ending.prefix(16))\" is not an ending of 1 to \(Limits.maximumInflectionLength) "
                             + "lower-case letters")
                 }
-                if !merged.inflections.contains(ending) { merged.inflections.append(ending) }
-            }
-            guard merged.inflections.count <= Limits.maximumInflections else {
-                throw rules.member("inflections").invalid("more than \(Limits.maximumInflections) endings")
+                guard seen.insert(ending).inserted else { continue }
+                merged.inflections.append(ending)
+                guard merged.inflections.count <= Limits.maximumInflections else {
+                    throw rules.member("inflections").invalid("more than \(Limits.maximumInflections) endings")
+                }
             }
         }
     }

@@ -204,12 +204,17 @@ struct LoopThread {
     /// True once the thread's body has returned (joining it then does not wait).
     var isFinished: Bool { finished.value.load(ordering: .acquiring) }
 
-    static func start(name: String, _ run: @escaping @Sendable () -> Void) -> LoopThread {
+    /// Starts `run` on a new thread named `name`, with a stack of `stackBytes` (the system's default when nil).
+    static func start(name: String, stackBytes: Int? = nil, _ run: @escaping @Sendable () -> Void) -> LoopThread {
         let finished = Flag()
         let body = Unmanaged.passRetained(Body(name, run, finished: finished)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        if let stackBytes { pthread_attr_setstacksize(&attributes, stackBytes) }
         var handle = pthread_t()
         let rc = pthread_create(
-            &handle, nil,
+            &handle, &attributes,
             { raw in
                 let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
                 csys_name_current_thread(body.name)

@@ -16,17 +16,34 @@ for failure in setupFailures { logger.warning("process setup: \(failure)") }
 
 let counters = ServerCounters(configuration: options.server)
 let source = DataLocation.source(dataDirectory: options.dataDirectory, executablePath: CommandLine.arguments[0])
-let host: FormatterHost
-do {
-    host = try FormatterHost(
-        source: source, configDirectory: options.configDirectory, plugins: options.plugins, counters: counters
-    ) { op, message in
-        logger.error("internal error answering op \"\(op)\": \(message)")
+// The data loads on a thread of its own, so SIGTERM and SIGINT stop the daemon (or `--check`) at once meanwhile.
+let loading = StartupLoad.run { [configDirectory = options.configDirectory, plugins = options.plugins] in
+    Result {
+        try FormatterHost(source: source, configDirectory: configDirectory, plugins: plugins, counters: counters) {
+            op, message in
+            logger.error("internal error answering op \"\(op)\": \(message)")
+        }
     }
-} catch {
+}
+let host: FormatterHost
+switch loading {
+case .loaded(.success(let loaded)):
+    host = loaded
+case .loaded(.failure(let error)):
     logger.error("cannot load data from \(DataStore(source: source, localDirectory: nil).sourceDescription): \(error)")
     notifier.send("STATUS=cannot load data: \(error)")
     exit(1)
+case .interrupted(let signal):
+    // The load still runs: `_exit`, so no exit handler runs beside it. A stop while starting is a stop (status 0);
+    // an interrupted `--check` checked nothing, so it fails as a shell reports a signal (128 + its number).
+    let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+    if options.checkOnly {
+        logger.error("interrupted by \(name) while loading data; nothing was checked")
+        _exit(128 + signal)
+    }
+    logger.notice("stopping on \(name) while loading data")
+    notifier.stopping()
+    _exit(0)
 }
 
 if options.checkOnly {

@@ -125,3 +125,96 @@ import Testing
         return text
     }
 }
+
+/// Merging lists: duplicates dropped in the order entries are first seen, across files, and each bound checked
+/// while the list is read, so a file far over a limit costs no more to refuse than one at the limit to accept.
+@Suite struct CopyRuleSetMergeTests {
+    @Test func listsKeepTheFirstSeenOrderAcrossFilesWithoutDuplicates() throws {
+        let first = #"""
+            {"languages":{"nl":{"properNouns":["Mollie","Adyen","Mollie","Stripe"],"inflections":["s","en","s"],
+            "forbidden":[{"word":"u","use":"je"},{"word":"uw","use":"jouw"},{"word":"u","use":"je"}]}}}
+            """#
+        let second = #"""
+            {"languages":{"nl":{"properNouns":["Stripe","Klarna","Adyen"],"inflections":["n","en"],
+            "forbidden":[{"word":"uw","use":"jouw"},{"word":"uzelf","use":"jezelf"},{"word":"u","use":"jij"}]}}}
+            """#
+        let rules = try CopyRuleSetTests.load(first, [second]).languages["nl"]
+        #expect(rules?.properNouns == ["Mollie", "Adyen", "Stripe", "Klarna"])
+        #expect(rules?.inflections == ["s", "en", "n"])
+        // The same word with another replacement is another entry.
+        #expect(rules?.forbidden.map(\.text) == ["u", "uw", "uzelf", "u"])
+        #expect(rules?.forbidden.map(\.use) == ["je", "jouw", "jezelf", "jij"])
+    }
+
+    @Test func aBoundCountsDistinctEntriesAndIsCheckedAsTheyAreRead() throws {
+        let limit = CopyRuleSet.Limits.maximumEntries
+        let names = (0..<limit).map { "N\(CopyRuleSetTests.letters($0))" }
+        // Repeats do not count: the limit's worth of names, each twice, loads.
+        let atLimit = try CopyRuleSetTests.load(Self.properNouns(names + names))
+        #expect(atLimit.languages["nl"]?.properNouns == names)
+        // One more distinct name is refused, whatever follows it (here a malformed one, never reached).
+        let problem = CopyRuleSetTests.problem(Self.properNouns(names + ["Extra", "not a name!"]))
+        #expect(problem?.field == "languages.nl.properNouns")
+        #expect(problem?.problem == "more than \(limit) proper nouns for one language, all files together")
+
+        let endings = (0...CopyRuleSet.Limits.maximumInflections).map { CopyRuleSetTests.letters($0 + 26) }
+        let quoted = (endings + ["-"]).map { "\"\($0)\"" }.joined(separator: ",")
+        let inflections = #"{"languages":{"nl":{"inflections":["# + quoted + "]}}}"
+        #expect(
+            CopyRuleSetTests.problem(inflections)?.problem
+                == "more than \(CopyRuleSet.Limits.maximumInflections) endings")
+    }
+
+    /// Issue 31: 36,103 distinct proper nouns in one 256 KiB file took 20.9 s of CPU (a quadratic dedup) before the
+    /// limit was checked. Refusing it must cost no more than accepting a file of the same size whose names repeat
+    /// the limit's worth of distinct ones, measured side by side (the best of three runs each).
+    @Test func aFileOfTensOfThousandsOfProperNounsIsRefusedAsCheaplyAsOneAtTheLimitIsAccepted() throws {
+        let limit = CopyRuleSet.Limits.maximumEntries
+        let (hostile, count) = Self.fill { CopyRuleSetTests.letters($0) }
+        #expect(count >= 36_103)
+        let (repeating, _) = Self.fill { CopyRuleSetTests.letters($0 % limit) }
+        #expect(hostile.utf8.count <= CopyRuleSet.Limits.maximumFileBytes)
+        #expect(repeating.utf8.count <= CopyRuleSet.Limits.maximumFileBytes)
+
+        var accepted: [String]?
+        let baseline = Self.best { accepted = try? CopyRuleSetTests.load(repeating).languages["nl"]?.properNouns }
+        #expect(accepted?.count == limit)
+        var refusal: DataError?
+        let refusing = Self.best(under: baseline * 2) { refusal = CopyRuleSetTests.problem(hostile) }
+        #expect(refusal?.problem == "more than \(limit) proper nouns for one language, all files together")
+        print(
+            "\(count) proper nouns refused in \(refusing); \(count) names, \(limit) distinct, accepted in \(baseline)")
+        #expect(refusing <= baseline * 2, "refused in \(refusing); accepting the same size took \(baseline)")
+    }
+
+    static func properNouns(_ names: [String]) -> String {
+        #"{"languages":{"nl":{"properNouns":["# + names.map { "\"\($0)\"" }.joined(separator: ",") + "]}}}"
+    }
+
+    /// A rules file of as many `name(i)` proper nouns as fit in the largest file allowed, and how many.
+    static func fill(_ name: (Int) -> String) -> (text: String, count: Int) {
+        let budget = CopyRuleSet.Limits.maximumFileBytes - Array(properNouns([]).utf8).count
+        var names: [String] = []
+        var bytes = 0
+        while true {
+            let next = name(names.count)
+            bytes += next.utf8.count + 3
+            if bytes > budget { break }
+            names.append(next)
+        }
+        return (properNouns(names), names.count)
+    }
+
+    /// The shortest of up to three runs of `body`, stopping early once one takes at most `enough`.
+    static func best(under enough: Duration = .zero, _ body: () -> Void) -> Duration {
+        var best = Duration.seconds(3600)
+        for _ in 0..<3 {
+            let clock = ContinuousClock()
+            let start = clock.now
+            body()
+            best = min(best, clock.now - start)
+            if best <= enough { break }
+        }
+        return best
+    }
+}

@@ -22,14 +22,29 @@ public final class Daemon {
         environment: [String: String] = [:], socketPath: String? = nil, waitForPing: Bool = true,
         launcher: [String] = []
     ) throws -> Daemon {
+        let daemon = try launch(
+            arguments: arguments, configDirectory: configDirectory, dataDirectory: dataDirectory,
+            environment: environment, socketPath: socketPath, launcher: launcher)
+        try daemon.waitUntilAnswering(ping: waitForPing)
+        return daemon
+    }
+
+    /// Starts fmtd as `start` does, but returns at once, while it may still be loading its data.
+    public static func launch(
+        arguments: [String] = [], configDirectory: String? = nil, dataDirectory: String? = Paths.dataDirectory,
+        environment: [String: String] = [:], socketPath: String? = nil, launcher: [String] = []
+    ) throws -> Daemon {
         _ = csys_raise_fd_limit()
         let directory = try Paths.temporaryDirectory()
-        let daemon = try Daemon(
+        return try Daemon(
             directory: directory, socketPath: socketPath ?? directory + "/fmtd.sock", arguments: arguments,
             configDirectory: configDirectory ?? directory + "/etc", dataDirectory: dataDirectory,
             environment: environment, launcher: launcher)
-        try daemon.waitUntilAnswering(ping: waitForPing)
-        return daemon
+    }
+
+    /// Whether the daemon blocks `signal` (see `signalIsBlocked(_:inProcess:)`).
+    public func blocks(_ signal: Int32) -> Bool {
+        signalIsBlocked(signal, inProcess: pid)
     }
 
     private init(
@@ -167,6 +182,18 @@ public final class Daemon {
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
+}
+
+/// Whether process `pid`'s main thread blocks `signal` (`SigBlk` in /proc): fmtd blocks the signals it handles in
+/// `Server.prepareProcess`, the first thing it does, so a signal sent after that reaches fmtd's own handling rather
+/// than the default action.
+public func signalIsBlocked(_ signal: Int32, inProcess pid: Int32) -> Bool {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("SigBlk:") } ?? ""
+    guard let mask = UInt64(line.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16) else {
+        return false
+    }
+    return mask & (1 << UInt64(signal - 1)) != 0
 }
 
 public struct DaemonFailed: Error, CustomStringConvertible {

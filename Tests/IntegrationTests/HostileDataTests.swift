@@ -268,10 +268,10 @@ import Testing
         #expect(try daemon.requestObject(#"{"op":"stats"}"#)["reloads"]?.objectValue?["ok"] == JSONValue(1))
     }
 
-    /// A catalogue that takes a debug build about a second or more to load: 40,000 plural messages.
-    static func slowCatalogue(variant: Int) -> String {
+    /// A catalogue that takes a debug build about a second or more to load: 40,000 plural messages (or `count`).
+    static func slowCatalogue(variant: Int, count: Int = 40_000) -> String {
         var entries: [String: String] = [:]
-        for index in 0..<40_000 {
+        for index in 0..<count {
             entries["slow.k\(index).v\(variant)"] = "{n, plural, one {# item for {name}} other {# items for {name}}}"
         }
         return catalogue(entries)
@@ -318,6 +318,65 @@ import Testing
         #expect(!daemon.process.isRunning)
         #expect(elapsed < .microseconds(micros / 2), "SIGTERM took \(elapsed) during a reload of \(micros) µs")
         #expect(daemon.log.contains("a reload is running"), "\(daemon.log)")
+    }
+
+    /// Issue 31: a SIGTERM two seconds into start was honoured 14.6 s later, once the data had loaded, since the
+    /// handled signals are blocked from the first line of main and were only taken once the server ran. A catalogue
+    /// of 100,000 messages takes a debug build several seconds to load; SIGTERM in the middle of it ends the daemon
+    /// within a second, before it was ever ready, with exit status 0 as a stop does.
+    @Test func aSigtermWhileTheDataLoadsAtStartStopsTheDaemonAtOnce() throws {
+        let config = try TemporaryDirectory(["messages.d/slow.en.json": Self.slowCatalogue(variant: 1, count: 100_000)])
+        let daemon = try Daemon.launch(configDirectory: config.path)
+        // Past `Server.prepareProcess`, then a moment into loading.
+        let launched = ContinuousClock.now
+        while !daemon.blocks(SIGTERM), daemon.process.isRunning, launched.duration(to: .now) < .seconds(10) {
+            usleep(1_000)
+        }
+        try #require(daemon.blocks(SIGTERM), "fmtd never blocked SIGTERM: \(daemon.log)")
+        usleep(300_000)
+        try #require(daemon.process.isRunning && !daemon.log.contains("ready: "), "loaded too soon: \(daemon.log)")
+
+        let stopping = ContinuousClock.now
+        daemon.signal(SIGTERM)
+        while daemon.process.isRunning && stopping.duration(to: .now) < .seconds(30) { usleep(5_000) }
+        let elapsed = stopping.duration(to: .now)
+        if daemon.process.isRunning { daemon.signal(SIGKILL) }
+        daemon.process.waitUntilExit()
+        #expect(elapsed < .seconds(1), "SIGTERM took \(elapsed): \(daemon.log)")
+        #expect(daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 0)
+        #expect(!daemon.log.contains("ready: "), "\(daemon.log)")
+        #expect(daemon.log.contains("stopping on SIGTERM while loading data"), "\(daemon.log)")
+    }
+
+    /// `fmtd --check` loads as the daemon does, so Ctrl-C (SIGINT) ends it at once too; having checked nothing, it
+    /// exits 130 as a shell reports SIGINT, never 0.
+    @Test func aSigintWhileCheckLoadsEndsItAtOnceWithoutPassing() throws {
+        let config = try TemporaryDirectory(["messages.d/slow.en.json": Self.slowCatalogue(variant: 1, count: 100_000)])
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: Paths.fmtd)
+        check.arguments = ["--check", "--data-dir", Paths.dataDirectory, "--config-dir", config.path]
+        let log = Pipe()
+        check.standardError = log
+        check.standardOutput = FileHandle.nullDevice
+        try check.run()
+        defer { if check.isRunning { kill(check.processIdentifier, SIGKILL) } }
+        let launched = ContinuousClock.now
+        while !signalIsBlocked(SIGINT, inProcess: check.processIdentifier), check.isRunning,
+            launched.duration(to: .now) < .seconds(10)
+        { usleep(1_000) }
+        usleep(300_000)
+        try #require(check.isRunning, "the check finished too soon")
+
+        let interrupting = ContinuousClock.now
+        kill(check.processIdentifier, SIGINT)
+        while check.isRunning && interrupting.duration(to: .now) < .seconds(30) { usleep(5_000) }
+        let elapsed = interrupting.duration(to: .now)
+        if check.isRunning { kill(check.processIdentifier, SIGKILL) }
+        check.waitUntilExit()
+        let stderr = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(elapsed < .seconds(1), "SIGINT took \(elapsed): \(stderr)")
+        #expect(check.terminationReason == .exit && check.terminationStatus == 128 + SIGINT, "\(stderr)")
+        #expect(stderr.contains("interrupted by SIGINT while loading data"), "\(stderr)")
     }
 
     // MARK: - A translation table removed
