@@ -275,6 +275,9 @@ struct AddressFormatConverter {
             example.append("postalCode", .string(rule.example))
         }
         let regions = subRegions(country)
+        // fmtd's words may name the example's region: one of the sub-regions (where the town names none), or, in a
+        // country without any, the region as written locally.
+        let namedRegion = words["regions"]?.objectValue?[country]?.stringValue
         if shown.contains("region"), !regions.isEmpty {
             let codes = regions.allSatisfy { Self.isCode($0.key) && $0.name != nil && $0.name != $0.key }
             if codes {
@@ -284,22 +287,34 @@ struct AddressFormatConverter {
                 let aliases = regionAliases(country, regions: regions)
                 if aliases.count > 0 { result.append("regionAliases", .object(aliases)) }
             }
-            // The example's town's own region (by a name that contains the town or is contained in it), else the
-            // one whose postcode prefix matches the example's code, else the first.
+            // The one fmtd's words name, else the example's town's own region (by a name that contains the town
+            // or is one of the town's words), else the one whose postcode prefix matches the example's code, else
+            // the first.
             let postalCode = example["postalCode"]?.stringValue
             let town = (words["towns"]?.objectValue?[country]?.stringValue ?? "").lowercased()
-            let townsRegion = regions.first { region in
-                [region.key, region.name, region.latinName].compactMap { $0?.lowercased() }.contains { name in
-                    !town.isEmpty && (name.contains(town) || town.contains(name))
+            if let namedRegion {
+                guard let named = regions.first(where: { [$0.key, $0.name, $0.latinName].contains(namedRegion) })
+                else {
+                    throw ConversionError(
+                        "address-examples.json: regions.\(country) \"\(namedRegion)\" is none of its sub-regions")
                 }
+                exampleRegion = named
+            } else {
+                let townsRegion = regions.first { region in
+                    [region.key, region.name, region.latinName].compactMap { $0?.lowercased() }.contains { name in
+                        !town.isEmpty && (name.contains(town) || Self.hasWords(town, name))
+                    }
+                }
+                exampleRegion =
+                    townsRegion
+                    ?? regions.first { region in
+                        guard let postalCode, let zips = region.zips else { return false }
+                        return Self.prefixMatches(zips, postalCode)
+                    } ?? regions[0]
             }
-            exampleRegion =
-                townsRegion
-                ?? regions.first { region in
-                    guard let postalCode, let zips = region.zips else { return false }
-                    return Self.prefixMatches(zips, postalCode)
-                } ?? regions[0]
             regionsAreCodes = codes
+        } else if shown.contains("region"), let namedRegion {
+            exampleRegion = SubRegion(key: namedRegion, name: nil, latinName: nil, zips: nil)
         }
         if shown.contains("region"), shown.contains("city") {
             // A region equal to the city is printed once (ES `28039 Madrid`, EG `القاهرة`).
@@ -552,6 +567,17 @@ struct AddressFormatConverter {
     private static func prefixMatches(_ pattern: String, _ code: String) -> Bool {
         guard let expression = try? NSRegularExpression(pattern: "^(?:\(pattern))") else { return false }
         return expression.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil
+    }
+
+    /// Whether `words` appear in `text` as whole words (`co dublin` in `dublin co dublin`), so that a short code
+    /// inside a town's name (SO's `AD` in Mogadishu, SR's `Para` in Paramaribo) is no match.
+    static func hasWords(_ text: String, _ words: String) -> Bool {
+        func normalized(_ value: String) -> String {
+            value.map { $0.isLetter || $0.isNumber ? String($0) : " " }.joined().split(separator: " ")
+                .joined(separator: " ")
+        }
+        let inner = normalized(words)
+        return !inner.isEmpty && (" " + normalized(text) + " ").contains(" " + inner + " ")
     }
 
     // MARK: - Regions
