@@ -102,7 +102,7 @@ struct SearchCommand: Subcommand {
             epilogue: """
                 Examples:
                   fmtq search --locale de mul Müller Mueller Иванов    [Mül]ler
-                  fmtq search ivan "Сергей Иванов" "Ivana Horvat"       Сергей [Иванов], [Iva]na Horvat
+                  fmtq search ivan "Сергей Иванов" "Ivana Horvat"       Сергей [Иванов], [Ivan]a Horvat
                   fmtq search --locale sv o Örjan Olle                  [O]lle
                   fmtq search van "Anna van Dijk" Savannah --json       the raw response line
                 """)
