@@ -83,7 +83,9 @@ int32_t fmt_search_form(fmt_transform *transform, const uint16_t *text, int32_t 
     if (length < 0 || capacity < 0) return -1;
     if (length == 0) return 0;
     /* The transform works in place, so it runs in a buffer of its own that grows until the result fits. */
-    int32_t room = length * 2 + 16;
+    /* Han-Latin writes up to 7 units a character (a syllable and a space): room for that, so the transform
+       runs once. */
+    int32_t room = length * 8 + 16;
     for (int attempt = 0; attempt < 4; attempt++) {
         UChar *buffer = malloc(sizeof(UChar) * (size_t)room);
         if (buffer == NULL) return -1;
@@ -147,4 +149,23 @@ int32_t fmt_search_words(const uint16_t *text, int32_t length, int32_t *words, i
         count++;
     }
     return count;
+}
+
+int32_t fmt_search_form_cost(const uint16_t *text, int32_t length) {
+    int32_t cost = 0;
+    int32_t index = 0;
+    int han = 0;
+    while (index < length) {
+        int32_t start = index;
+        UChar32 c;
+        U16_NEXT(text, index, length, c);
+        UErrorCode status = U_ZERO_ERROR;
+        if (uscript_getScript(c, &status) == USCRIPT_HAN) {
+            cost += 16;
+            han = 1;
+        } else {
+            cost += index - start;
+        }
+    }
+    return cost + (han ? 48 : 0);
 }

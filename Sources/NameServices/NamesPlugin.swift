@@ -259,13 +259,17 @@ public struct NamesPlugin: FormatterPlugin {
             let done: Void? = try request.withUTF8Strings("names") { (names) throws(CoreError) -> Void in
                 try Self.checkCount(names.count)
                 for index in 0..<names.count { try Self.checkName(names[index], at: index) }
-                response.array("forms") { forms in
-                    for index in 0..<names.count {
-                        scratch.load(names[index])
-                        let form = scratch.units.withUnsafeBufferPointer { searchTransform.form($0) }
-                        forms.element(String(decoding: form, as: UTF16.self))
+                var budget = TransformBudget()
+                var forms: [String] = []
+                forms.reserveCapacity(names.count)
+                for index in 0..<names.count {
+                    scratch.load(names[index])
+                    let form = try scratch.units.withUnsafeBufferPointer { (text) throws(CoreError) in
+                        try searchTransform.nameForm(text, budget: &budget)
                     }
+                    forms.append(String(decoding: form, as: UTF16.self))
                 }
+                response.member("forms", forms)
             }
             guard done != nil else {
                 throw CoreError.invalidField("names", message: "The field \"names\" is required.")
@@ -276,60 +280,71 @@ public struct NamesPlugin: FormatterPlugin {
     /// The names that `query` finds, in input order, with the ranges (UTF-16 offset and length) each query word
     /// matched.
     private func nameSearch(_ request: RequestFields, into response: inout ResponseWriter) throws {
-        try withCollator(for: request) { collator in
-            guard let query = try request.withUTF8("query", { Array($0) }) else {
-                throw CoreError.invalidField("query", message: "The field \"query\" is required.")
+        try withCollator(for: request) { collator in try nameSearch(request, collator: collator, into: &response) }
+    }
+
+    private func nameSearch(
+        _ request: RequestFields, collator: Collator, into response: inout ResponseWriter
+    ) throws {
+        guard let query = try request.withUTF8("query", { Array($0) }) else {
+            throw CoreError.invalidField("query", message: "The field \"query\" is required.")
+        }
+        guard query.count <= Self.maximumQueryBytes else {
+            throw CoreError.invalidField(
+                "query",
+                message: "The query has \(query.count) bytes; at most \(Self.maximumQueryBytes) bytes.")
+        }
+        var scratch = UTF16Scratch()
+        query.withUnsafeBufferPointer { scratch.load($0) }
+        let queryText = scratch.units
+        let (words, wordCount) = queryText.withUnsafeBufferPointer {
+            NameSearch.words($0, limit: Self.maximumQueryWords)
+        }
+        guard wordCount <= Self.maximumQueryWords else {
+            throw CoreError.invalidField(
+                "query", message: "The query has \(wordCount) words; at most \(Self.maximumQueryWords) words.")
+        }
+        // A query of at most 256 bytes costs at most about 1,400 of the budget's units.
+        var budget = TransformBudget()
+        var queryWords: [NameSearch.QueryWord] = []
+        for word in words {
+            let weights = queryText.withUnsafeBufferPointer { text in
+                NameSearch.primaries(UnsafeBufferPointer(rebasing: text[word.start..<word.end]), collator: collator)
+                    .weights
             }
-            guard query.count <= Self.maximumQueryBytes else {
-                throw CoreError.invalidField(
-                    "query",
-                    message: "The query has \(query.count) bytes; at most \(Self.maximumQueryBytes) bytes.")
+            let slice = Array(queryText[word.start..<word.end])
+            let form = try slice.withUnsafeBufferPointer { (slice) throws(CoreError) -> [UInt16] in
+                try searchTransform.wordForm(slice, budget: &budget).filter { $0 != 0x20 }
             }
-            var scratch = UTF16Scratch()
-            query.withUnsafeBufferPointer { scratch.load($0) }
-            let queryText = scratch.units
-            let (words, wordCount) = queryText.withUnsafeBufferPointer {
-                NameSearch.words($0, limit: Self.maximumQueryWords)
-            }
-            guard wordCount <= Self.maximumQueryWords else {
-                throw CoreError.invalidField(
-                    "query", message: "The query has \(wordCount) words; at most \(Self.maximumQueryWords) words.")
-            }
-            let queryWords = queryText.withUnsafeBufferPointer { text in
-                words.map { word in
-                    let slice = UnsafeBufferPointer(rebasing: text[word.start..<word.end])
-                    return NameSearch.QueryWord(
-                        word: word, weights: NameSearch.primaries(slice, collator: collator).weights,
-                        form: searchTransform.form(slice).filter { $0 != 0x20 })
+            queryWords.append(NameSearch.QueryWord(word: word, weights: weights, form: form))
+        }
+        let done: Void? = try request.withUTF8Strings("names") { (names) throws(CoreError) -> Void in
+            try Self.checkCount(names.count)
+            for index in 0..<names.count { try Self.checkName(names[index], at: index) }
+            // Checked before any answer is written, so a name with too many words refuses the whole request.
+            var found: [(index: Int, ranges: [(start: Int, length: Int)])] = []
+            for index in 0..<names.count {
+                scratch.load(names[index])
+                let ranges = try scratch.units.withUnsafeBufferPointer { (text) throws(CoreError) in
+                    try Self.match(
+                        queryWords, in: text, index: index, collator: collator, transform: searchTransform,
+                        budget: &budget)
                 }
+                if let ranges { found.append((index, ranges)) }
             }
-            let done: Void? = try request.withUTF8Strings("names") { (names) throws(CoreError) -> Void in
-                try Self.checkCount(names.count)
-                for index in 0..<names.count { try Self.checkName(names[index], at: index) }
-                // Checked before any answer is written, so a name with too many words refuses the whole request.
-                var found: [(index: Int, ranges: [(start: Int, length: Int)])] = []
-                for index in 0..<names.count {
-                    scratch.load(names[index])
-                    let ranges = try scratch.units.withUnsafeBufferPointer { (text) throws(CoreError) in
-                        try Self.match(
-                            queryWords, in: text, index: index, collator: collator, transform: searchTransform)
+            response.array("matches") { matches in
+                for match in found {
+                    matches.objectElement { object in
+                        object.member("index", match.index)
+                        object.member(
+                            "ranges",
+                            .array(match.ranges.map { .array([JSONValue($0.start), JSONValue($0.length)]) }))
                     }
-                    if let ranges { found.append((index, ranges)) }
-                }
-                response.array("matches") { matches in
-                    for match in found {
-                        matches.objectElement { object in
-                            object.member("index", match.index)
-                            object.member(
-                                "ranges",
-                                .array(match.ranges.map { .array([JSONValue($0.start), JSONValue($0.length)]) }))
-                        }
-                    }
                 }
             }
-            guard done != nil else {
-                throw CoreError.invalidField("names", message: "The field \"names\" is required.")
-            }
+        }
+        guard done != nil else {
+            throw CoreError.invalidField("names", message: "The field \"names\" is required.")
         }
     }
 
@@ -337,7 +352,7 @@ public struct NamesPlugin: FormatterPlugin {
     /// does not match; an empty query matches no name.
     static func match(
         _ query: [NameSearch.QueryWord], in text: UnsafeBufferPointer<UInt16>, index: Int, collator: Collator,
-        transform: SearchTransform
+        transform: SearchTransform, budget: inout TransformBudget
     ) throws(CoreError) -> [(start: Int, length: Int)]? {
         guard !query.isEmpty else { return nil }
         let (words, wordCount) = NameSearch.words(text, limit: maximumNameWords)
@@ -353,7 +368,7 @@ public struct NamesPlugin: FormatterPlugin {
         for (wordIndex, word) in words.enumerated() {
             let slice = UnsafeBufferPointer(rebasing: text[word.start..<word.end])
             for (queryIndex, queryWord) in query.enumerated() {
-                lengths[queryIndex][wordIndex] = NameSearch.prefixLength(
+                lengths[queryIndex][wordIndex] = try NameSearch.prefixLength(
                     queryWord, of: word,
                     weights: {
                         if let known = weights[wordIndex] { return known }
@@ -361,9 +376,9 @@ public struct NamesPlugin: FormatterPlugin {
                         weights[wordIndex] = made
                         return made
                     },
-                    form: {
+                    form: { () throws(CoreError) in
                         if let known = forms[wordIndex] { return known }
-                        let made = transform.form(slice).filter { $0 != 0x20 }
+                        let made = try transform.wordForm(slice, budget: &budget).filter { $0 != 0x20 }
                         forms[wordIndex] = made
                         return made
                     })

@@ -146,7 +146,7 @@ struct WorstLines {
                 "nameSearch, marked words",
                 Self.searchNames(
                     #"{"op":"nameSearch","locale":"de","query":"a a a a a a a a","names":"#, "}", word: segment,
-                    words: NamesPlugin.maximumNameWords, limit: limit)
+                    words: NamesPlugin.maximumNameBytes / (segment.utf8.count + 1), limit: limit)
             ),
             ("plural count text", text(#"{"op":"plural","count":""#, #""}"#)),
             (
