@@ -129,6 +129,25 @@ import Testing
         #expect(shipped.failure(#"{"op":"nameSearch","query":"a a a a a a a a","names":[""# + most + #""]}"#) == nil)
     }
 
+    @Test func transliterationIsBoundedPerRequestWithHanCountingSixteen() throws {
+        // 2,000 Cyrillic names of 6 code units: 12,000 units, within the budget of 16,384.
+        #expect(try forms(Array(repeating: "Иванов", count: 2_000)).count == 2_000)
+        // 1,000 Han characters in words of four: 1,000 × 16 + 250 × 48 = 28,000 units.
+        let han = #"{"op":"searchForm","names":"# + JSONWriter.string(JSONValue(Array(repeating: "山田太郎", count: 250)))
+        #expect(shipped.failure(han + "}")?.field == "names")
+        // ASCII costs nothing: 3,000 names.
+        #expect(try forms(Array(repeating: "Anna van Dijk", count: 3_000)).count == 3_000)
+        // A Latin query over Cyrillic names spends the budget only on the words it compares across scripts.
+        let request: JSONValue = [
+            "op": "nameSearch", "query": "iv", "names": JSONValue(Array(repeating: "Иванов Петров", count: 1_300)),
+        ]
+        #expect(try shipped.answer(JSONWriter.string(request))["matches"]?.arrayValue?.count == 1_300)
+        let tooMany: JSONValue = [
+            "op": "nameSearch", "query": "iv", "names": JSONValue(Array(repeating: "Иванов Петров", count: 1_400)),
+        ]
+        #expect(shipped.failure(JSONWriter.string(tooMany))?.field == "names")
+    }
+
     @Test func transliteratorsAreClonedPerThreadNotPerRequest() async throws {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<8 {
