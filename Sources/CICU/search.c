@@ -37,6 +37,12 @@ fmt_transform *fmt_transform_open(const char *id) {
     result->prototype = prototype;
     fmt_pool_init(&result->clones);
     atomic_init(&result->cloned, 0);
+    /* ICU builds each script's transliterator the first time text of that script meets one, Han-Latin in about
+       100 ms (then kept by ICU for the process): done here, at load, on a first clone left in the pool, rather
+       than by the first request with Han or kana in it. */
+    static const UChar sample[] = u"山Иαمאやア한ก";
+    uint16_t form[128];
+    fmt_search_form(result, sample, (int32_t)(sizeof sample / sizeof sample[0]) - 1, form, 128);
     return result;
 }
 
