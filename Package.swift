@@ -114,7 +114,8 @@ let package = Package(
         .executableTarget(name: "fmtd", dependencies: ["FmtCore", "FmtServer", "FmtHost", "FmtCommandLine"]),
         .executableTarget(name: "fmtq", dependencies: ["FmtCore", "FmtClient", "FmtCommandLine", "FmtProtocol"]),
         .executableTarget(
-            name: "fmtbench", dependencies: ["FmtCore", "FmtClient", "FmtCommandLine", "CSystem", "FmtHost"]),
+            name: "fmtbench",
+            dependencies: ["FmtCore", "FmtClient", "FmtCommandLine", "CSystem", "FmtHost", "NameServices"]),
 
         // Tests mirror modules; IntegrationTests drive the real daemon over a real socket. FmtTesting runs one test
         // body against the daemon in-process or live.

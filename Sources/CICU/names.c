@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unicode/ucol.h>
+#include <unicode/ucoleitr.h>
 #include <unicode/uloc.h>
 #include <unicode/unumberformatter.h>
 #include <unicode/upluralrules.h>
@@ -13,6 +14,8 @@
 
 struct fmt_collator {
     UCollator *collator;
+    /* Collation element iterators over this collator, for fmt_collator_primaries: one lent per call. */
+    fmt_pool iterators;
 };
 
 struct fmt_plural {
@@ -56,11 +59,15 @@ fmt_collator *fmt_collator_open(const char *tag) {
         return NULL;
     }
     result->collator = collator;
+    fmt_pool_init(&result->iterators);
     return result;
 }
 
+static void close_iterator(void *iterator) { ucol_closeElements(iterator); }
+
 void fmt_collator_close(fmt_collator *collator) {
     if (collator == NULL) return;
+    fmt_pool_drain(&collator->iterators, close_iterator);
     ucol_close(collator->collator);
     free(collator);
 }
@@ -94,6 +101,48 @@ int32_t fmt_collator_sort_key(const fmt_collator *collator, const char *text, in
     }
     if (utf16 != stack) free(utf16);
     return key_length;
+}
+
+int32_t fmt_collator_primaries(const fmt_collator *collator, const uint16_t *text, int32_t length,
+                               uint32_t *primaries, int32_t *starts, int32_t *ends, int32_t capacity) {
+    if (length < 0) return -1;
+    if (length == 0) return 0;
+    fmt_pool *pool = (fmt_pool *)&collator->iterators;
+    UErrorCode status = U_ZERO_ERROR;
+    UCollationElements *iterator = fmt_pool_take(pool);
+    if (iterator == NULL) {
+        iterator = ucol_openElements(collator->collator, (const UChar *)text, length, &status);
+    } else {
+        ucol_setText(iterator, (const UChar *)text, length, &status);
+    }
+    if (U_FAILURE(status)) {
+        if (iterator != NULL) ucol_closeElements(iterator);
+        return -1;
+    }
+    int32_t count = 0;
+    for (;;) {
+        int32_t start = ucol_getOffset(iterator);
+        int32_t element = ucol_next(iterator, &status);
+        if (U_FAILURE(status)) {
+            count = -1;
+            break;
+        }
+        if (element == UCOL_NULLORDER) break;
+        uint32_t primary = (uint32_t)element >> 16;
+        if (primary == 0) {
+            /* Ignorable at the primary level (a combining mark): it belongs to the weight before it. */
+            if (count > 0 && count <= capacity) ends[count - 1] = ucol_getOffset(iterator);
+            continue;
+        }
+        if (count < capacity) {
+            primaries[count] = primary;
+            starts[count] = start;
+            ends[count] = ucol_getOffset(iterator);
+        }
+        count++;
+    }
+    if (!fmt_pool_give(pool, iterator)) ucol_closeElements(iterator);
+    return count;
 }
 
 int fmt_collator_version(const fmt_collator *collator, char *out, int32_t capacity) {

@@ -79,6 +79,25 @@ extension FmtConnection {
         try call(Self.namesRequest("sortKey", names, locale))
     }
 
+    /// `searchForm`: each of `names` as a database indexes it for prefix search (`forms`, parallel to `names`): in
+    /// Latin letters, without accents or case, words separated by single spaces. Fixed for one ICU version, which
+    /// `info` reports with the transform (the names plugin's `data.searchTransform`).
+    public func searchForm(_ names: [String], locale: String? = nil) throws(FmtClientError) -> JSONObject {
+        try call(Self.namesRequest("searchForm", names, locale))
+    }
+
+    /// `nameSearch`: the names `query` finds (`matches`, in input order, each `{"index", "ranges"}` with
+    /// `[start, length]` ranges in UTF-16 code units, as `NSRange` counts), compared in `locale`'s collation.
+    public func nameSearch(
+        _ query: String, in names: [String], locale: String? = nil
+    ) throws(FmtClientError) -> JSONObject {
+        var request: JSONObject = ["op": "nameSearch"]
+        if let locale { request.append("locale", .string(locale)) }
+        request.append("query", .string(query))
+        request.append("names", JSONValue(names))
+        return try call(request)
+    }
+
     /// `language`: how `tag` resolves to an interface language; without a tag, the supported languages.
     public func language(_ tag: String? = nil) throws(FmtClientError) -> JSONObject {
         var request: JSONObject = ["op": "language"]

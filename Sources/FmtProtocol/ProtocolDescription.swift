@@ -294,6 +294,49 @@ public enum ProtocolDescription {
             example: #"{"op":"sortKey","locale":"nl","name":"de Vries"}"#
         ),
         Op(
+            name: "searchForm", summary: "The form a database indexes for prefix search of names, in Latin letters.",
+            request: [
+                Field("names", "array of strings, required", "at most 10,000, each at most 1,024 bytes"),
+                Field("locale", "string or array, optional, default en", "as for sort; the forms are the same in all"),
+            ],
+            response: [
+                Field(
+                    "forms", "array of strings",
+                    "parallel to names: each word (a run of letters, marks, numbers) through ICU's transform "
+                        + "Any-Latin; Latin-ASCII; [:Lm:] Remove; Lower, joined by single spaces; fixed for one ICU "
+                        + "version (info: data.version, data.searchTransform)")
+            ],
+            errors:
+                "invalid_field on names (more than 10,000, a name over 1,024 bytes, more than 16,384 units of "
+                + "transliteration: a Han character 16, a word with one 48 more, other non-ASCII UTF-16 units 1) or "
+                + "locale. The costliest line within the default --max-line (Han names up to the budget) takes about "
+                + "12 ms of CPU in a release build (fmtbench --worst-lines).",
+            example: #"{"op":"searchForm","locale":"de","names":["Müller","Иванов","Ελένη Παππά","山田太郎"]}"#
+        ),
+        Op(
+            name: "nameSearch", summary: "The names a typed query finds, with the ranges it matched.",
+            request: [
+                Field("query", "string, required", "at most 256 bytes and 8 words; without words it matches nothing"),
+                Field("names", "array of strings, required", "at most 10,000, each at most 1,024 bytes and 32 words"),
+                Field("locale", "string or array, optional, default en", "the collation that decides equal letters"),
+            ],
+            response: [
+                Field(
+                    "matches", "array of objects",
+                    "in input order, {index, ranges}: every query word is a prefix of a different word of the name, "
+                        + "at primary strength in one script, by searchForm across scripts"),
+                Field(
+                    "ranges", "array of [start, length]",
+                    "one per query word, by start, in UTF-16 code units; a match across scripts is the whole word"),
+            ],
+            errors:
+                "invalid_field on query, names (the bounds, and transliteration as for searchForm) or locale. The "
+                + "costliest line within the default --max-line (a Latin query over 32-word Cyrillic names, refused "
+                + "at the transliteration budget) takes about 7.6 ms of CPU in a release build (fmtbench "
+                + "--worst-lines).",
+            example: #"{"op":"nameSearch","locale":"de","query":"mul","names":["Müller","Иванов","Schmul"]}"#
+        ),
+        Op(
             name: "language", summary: "The core's language resolution, or the supported languages.",
             request: [
                 Field("tag", "string or array, optional", "a BCP 47 tag or a priority list to resolve, as locale")

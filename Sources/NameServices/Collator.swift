@@ -69,6 +69,17 @@ final class Collator: @unchecked Sendable {
         }
     }
 
+    /// Writes the primary weights of UTF-16 text (see `fmt_collator_primaries`) and returns how many there are,
+    /// which may be more than the buffers hold; -1 when ICU fails.
+    func primaries(
+        _ text: UnsafeBufferPointer<UInt16>, into weights: inout [UInt32], starts: inout [Int32], ends: inout [Int32]
+    ) -> Int {
+        let capacity = Int32(min(weights.count, starts.count, ends.count))
+        return Int(
+            fmt_collator_primaries(
+                handle, text.baseAddress, Int32(text.count), &weights, &starts, &ends, capacity))
+    }
+
     /// Calls `body` with the ICU sort key of a UTF-8 string, without the terminating zero byte (empty when ICU makes
     /// none), from a buffer on the stack: the same bytes `sortKey(_:)` gives.
     func withSortKey<Result>(

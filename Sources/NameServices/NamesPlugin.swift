@@ -7,14 +7,26 @@ public struct NamesPlugin: FormatterPlugin {
     public static let name = "names"
     /// The ops, in the order `info` lists them.
     public enum Op: String, PluginOp {
-        case sort, sortKey, language, plural, message
+        case sort, sortKey, searchForm, nameSearch, language, plural, message
     }
 
-    /// The most names one `sort` or `sortKey` request may carry.
+    /// The most names one `sort`, `sortKey`, `searchForm` or `nameSearch` request may carry.
     public static let maximumNames = 10_000
+    /// The most UTF-8 bytes of one name in `searchForm` and `nameSearch`.
+    public static let maximumNameBytes = 1_024
+    /// The most words (runs of letters, marks and numbers) of one name in `nameSearch`.
+    public static let maximumNameWords = 32
+    /// The most UTF-8 bytes of a `nameSearch` query.
+    public static let maximumQueryBytes = 256
+    /// The most words of a `nameSearch` query.
+    public static let maximumQueryWords = 8
+    /// The ICU transform id `searchForm` applies (reported by `info` as `searchTransform`).
+    public static var searchTransformID: String { SearchTransform.id }
 
     private let resolver: LocaleResolver
     private let collators = TagCache<Collator> { Collator(tag: $0) }
+    /// The search forms' transform, opened once and cloned per thread.
+    let searchTransform: SearchTransform
     /// Collators by the request's `locale` text (its bytes; nil when absent), so a request neither resolves the tag
     /// nor spells it again to find its collator. Bounded as `collators` is, since the text is the client's: at most
     /// twice that many collators stay open.
@@ -41,6 +53,11 @@ public struct NamesPlugin: FormatterPlugin {
 
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
         resolver = environment.resolver
+        guard let transform = SearchTransform() else {
+            throw DataError(
+                file: "ICU", field: "searchTransform", "ICU cannot open the transform \(SearchTransform.id)")
+        }
+        searchTransform = transform
         var messages: [CatalogueMessage] = []
         catalogue = try MessageCatalogue(loading: data, messages: &messages)
         copyFindings = CopyChecker.check(messages, rules: try Self.copyRules(data))
@@ -64,6 +81,7 @@ public struct NamesPlugin: FormatterPlugin {
             "checksum": .string(catalogue.checksum),
             "collationVersion": .string(ICUInfo.collationVersion),
             "unicodeVersion": .string(ICUInfo.unicodeVersion),
+            "searchTransform": .string(SearchTransform.id),
             "messages": JSONValue(catalogue.entries.count),
             "catalogues": JSONValue(catalogue.files),
         ]
@@ -83,6 +101,8 @@ public struct NamesPlugin: FormatterPlugin {
         switch op {
         case .sort: try sort(fields, into: &response)
         case .sortKey: try sortKey(fields, into: &response)
+        case .searchForm: try searchForm(fields, into: &response)
+        case .nameSearch: try nameSearch(fields, into: &response)
         case .language: try language(fields, into: &response)
         case .plural: try plural(fields, into: &response)
         case .message: try message(fields, into: &response)
@@ -226,6 +246,158 @@ public struct NamesPlugin: FormatterPlugin {
             case (true, _?):
                 throw CoreError.invalidField("names", message: "Send either \"name\" or \"names\", not both.")
             }
+        }
+    }
+
+    // MARK: - searchForm, nameSearch
+
+    /// Each name's search form, parallel to `names`. The locale is read and checked as `sort` reads it, though the
+    /// form depends on no language (so an index serves every viewer).
+    private func searchForm(_ request: RequestFields, into response: inout ResponseWriter) throws {
+        try withCollator(for: request) { _ in
+            var scratch = UTF16Scratch()
+            let done: Void? = try request.withUTF8Strings("names") { (names) throws(CoreError) -> Void in
+                try Self.checkCount(names.count)
+                for index in 0..<names.count { try Self.checkName(names[index], at: index) }
+                var budget = TransformBudget()
+                var forms: [String] = []
+                forms.reserveCapacity(names.count)
+                for index in 0..<names.count {
+                    scratch.load(names[index])
+                    let form = try scratch.units.withUnsafeBufferPointer { (text) throws(CoreError) in
+                        try searchTransform.nameForm(text, budget: &budget)
+                    }
+                    forms.append(String(decoding: form, as: UTF16.self))
+                }
+                response.member("forms", forms)
+            }
+            guard done != nil else {
+                throw CoreError.invalidField("names", message: "The field \"names\" is required.")
+            }
+        }
+    }
+
+    /// The names that `query` finds, in input order, with the ranges (UTF-16 offset and length) each query word
+    /// matched.
+    private func nameSearch(_ request: RequestFields, into response: inout ResponseWriter) throws {
+        try withCollator(for: request) { collator in try nameSearch(request, collator: collator, into: &response) }
+    }
+
+    private func nameSearch(
+        _ request: RequestFields, collator: Collator, into response: inout ResponseWriter
+    ) throws {
+        guard let query = try request.withUTF8("query", { Array($0) }) else {
+            throw CoreError.invalidField("query", message: "The field \"query\" is required.")
+        }
+        guard query.count <= Self.maximumQueryBytes else {
+            throw CoreError.invalidField(
+                "query",
+                message: "The query has \(query.count) bytes; at most \(Self.maximumQueryBytes) bytes.")
+        }
+        var scratch = UTF16Scratch()
+        query.withUnsafeBufferPointer { scratch.load($0) }
+        let queryText = scratch.units
+        let (words, wordCount) = queryText.withUnsafeBufferPointer {
+            NameSearch.words($0, limit: Self.maximumQueryWords)
+        }
+        guard wordCount <= Self.maximumQueryWords else {
+            throw CoreError.invalidField(
+                "query", message: "The query has \(wordCount) words; at most \(Self.maximumQueryWords) words.")
+        }
+        // A query of at most 256 bytes costs at most about 1,400 of the budget's units.
+        var budget = TransformBudget()
+        var queryWords: [NameSearch.QueryWord] = []
+        for word in words {
+            let weights = queryText.withUnsafeBufferPointer { text in
+                NameSearch.primaries(UnsafeBufferPointer(rebasing: text[word.start..<word.end]), collator: collator)
+                    .weights
+            }
+            let slice = Array(queryText[word.start..<word.end])
+            let form = try slice.withUnsafeBufferPointer { (slice) throws(CoreError) -> [UInt16] in
+                try searchTransform.wordForm(slice, budget: &budget).filter { $0 != 0x20 }
+            }
+            queryWords.append(NameSearch.QueryWord(word: word, weights: weights, form: form))
+        }
+        let done: Void? = try request.withUTF8Strings("names") { (names) throws(CoreError) -> Void in
+            try Self.checkCount(names.count)
+            for index in 0..<names.count { try Self.checkName(names[index], at: index) }
+            // Checked before any answer is written, so a name with too many words refuses the whole request.
+            var found: [(index: Int, ranges: [(start: Int, length: Int)])] = []
+            for index in 0..<names.count {
+                scratch.load(names[index])
+                let ranges = try scratch.units.withUnsafeBufferPointer { (text) throws(CoreError) in
+                    try Self.match(
+                        queryWords, in: text, index: index, collator: collator, transform: searchTransform,
+                        budget: &budget)
+                }
+                if let ranges { found.append((index, ranges)) }
+            }
+            response.array("matches") { matches in
+                for match in found {
+                    matches.objectElement { object in
+                        object.member("index", match.index)
+                        object.member(
+                            "ranges",
+                            .array(match.ranges.map { .array([JSONValue($0.start), JSONValue($0.length)]) }))
+                    }
+                }
+            }
+        }
+        guard done != nil else {
+            throw CoreError.invalidField("names", message: "The field \"names\" is required.")
+        }
+    }
+
+    /// The ranges `query` matched in the name `text` (the `index`th), ordered by where they start, or nil when it
+    /// does not match; an empty query matches no name.
+    static func match(
+        _ query: [NameSearch.QueryWord], in text: UnsafeBufferPointer<UInt16>, index: Int, collator: Collator,
+        transform: SearchTransform, budget: inout TransformBudget
+    ) throws(CoreError) -> [(start: Int, length: Int)]? {
+        guard !query.isEmpty else { return nil }
+        let (words, wordCount) = NameSearch.words(text, limit: maximumNameWords)
+        guard wordCount <= maximumNameWords else {
+            throw CoreError.invalidField(
+                "names",
+                message: "The name at index \(index) has \(wordCount) words; at most \(maximumNameWords) words.")
+        }
+        guard query.count <= words.count else { return nil }
+        var weights: [(weights: [UInt32], ends: [Int32])?] = Array(repeating: nil, count: words.count)
+        var forms: [[UInt16]?] = Array(repeating: nil, count: words.count)
+        var lengths = [[Int?]](repeating: Array(repeating: nil, count: words.count), count: query.count)
+        for (wordIndex, word) in words.enumerated() {
+            let slice = UnsafeBufferPointer(rebasing: text[word.start..<word.end])
+            for (queryIndex, queryWord) in query.enumerated() {
+                lengths[queryIndex][wordIndex] = try NameSearch.prefixLength(
+                    queryWord, of: word,
+                    weights: {
+                        if let known = weights[wordIndex] { return known }
+                        let made = NameSearch.primaries(slice, collator: collator)
+                        weights[wordIndex] = made
+                        return made
+                    },
+                    form: { () throws(CoreError) in
+                        if let known = forms[wordIndex] { return known }
+                        let made = try transform.wordForm(slice, budget: &budget).filter { $0 != 0x20 }
+                        forms[wordIndex] = made
+                        return made
+                    })
+            }
+        }
+        guard let assigned = NameSearch.assign(lengths.map { $0.map { $0 != nil } }, words: words.count) else {
+            return nil
+        }
+        return assigned.enumerated()
+            .map { queryIndex, wordIndex in (words[wordIndex].start, lengths[queryIndex][wordIndex]!) }
+            .sorted { $0.start < $1.start }
+    }
+
+    /// Refuses a name longer than `maximumNameBytes`.
+    private static func checkName(_ name: UnsafeBufferPointer<UInt8>, at index: Int) throws(CoreError) {
+        guard name.count <= maximumNameBytes else {
+            throw CoreError.invalidField(
+                "names",
+                message: "The name at index \(index) has \(name.count) bytes; at most \(maximumNameBytes) bytes.")
         }
     }
 

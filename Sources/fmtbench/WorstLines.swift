@@ -1,6 +1,7 @@
 import FmtCore
 import Foundation
 import Glibc
+import NameServices
 
 /// The most expensive lines a client can send within `--max-line`, each answered by the same `Dispatcher` a
 /// loop runs: text at the Stream-Safe limit (30 combining marks of alternating class per starter) in every
@@ -28,6 +29,26 @@ struct WorstLines {
         let name = "\"" + segment + "\""
         let count = min(maximum, (limit - 64) / (name.utf8.count + 1))
         return "[" + Array(repeating: name, count: max(1, count)).joined(separator: ",") + "]"
+    }
+
+    /// `prefix` + a JSON array of names filling the line + `suffix`: each name `words` words (the most a name may
+    /// have in `nameSearch`), `word` repeated within `NamesPlugin.maximumNameBytes`, as many names as fit (at most
+    /// `NamesPlugin.maximumNames`).
+    static func searchNames(
+        _ prefix: String, _ suffix: String, word: String, words: Int? = nil, limit: Int
+    ) -> [UInt8] {
+        let name: String
+        if let words {
+            let each = String(
+                repeating: word, count: max(1, (NamesPlugin.maximumNameBytes / words - 1) / word.utf8.count))
+            name = Array(repeating: each, count: words).joined(separator: " ")
+        } else {
+            name = String(repeating: word, count: NamesPlugin.maximumNameBytes / word.utf8.count)
+        }
+        let quoted = "\"" + name + "\""
+        let room = limit - prefix.utf8.count - suffix.utf8.count - 8
+        let count = min(NamesPlugin.maximumNames, max(1, room / (quoted.utf8.count + 1)))
+        return Array((prefix + "[" + Array(repeating: quoted, count: count).joined(separator: ",") + "]" + suffix).utf8)
     }
 
     /// An `Accept-Language` value of the most entries allowed (32), each a distinct long tag of an unsupported
@@ -100,6 +121,32 @@ struct WorstLines {
                 "sortKey, most names",
                 Array(
                     (#"{"op":"sortKey","locale":"de","names":"# + Self.names(limit: limit, maximum: 10_000) + "}").utf8)
+            ),
+            (
+                "searchForm, Han names",
+                Self.searchNames(#"{"op":"searchForm","locale":"de","names":"#, "}", word: "山田太郎", limit: limit)
+            ),
+            (
+                "searchForm, mixed scripts",
+                Self.searchNames(#"{"op":"searchForm","locale":"de","names":"#, "}", word: "Иάم山ü", limit: limit)
+            ),
+            (
+                "nameSearch, across scripts",
+                Self.searchNames(
+                    #"{"op":"nameSearch","locale":"de","query":"a b c d e f g h","names":"#, "}", word: "Иванов",
+                    words: NamesPlugin.maximumNameWords, limit: limit)
+            ),
+            (
+                "nameSearch, every word",
+                Self.searchNames(
+                    #"{"op":"nameSearch","locale":"de","query":"a a a a a a a a","names":"#, "}", word: "a",
+                    words: NamesPlugin.maximumNameWords, limit: limit)
+            ),
+            (
+                "nameSearch, marked words",
+                Self.searchNames(
+                    #"{"op":"nameSearch","locale":"de","query":"a a a a a a a a","names":"#, "}", word: segment,
+                    words: NamesPlugin.maximumNameBytes / (segment.utf8.count + 1), limit: limit)
             ),
             ("plural count text", text(#"{"op":"plural","count":""#, #""}"#)),
             (

@@ -79,6 +79,118 @@ struct SortKeyCommand: Subcommand {
     }
 }
 
+/// `fmtq search`: the names a query finds, with what it matched marked.
+struct SearchCommand: Subcommand {
+    static let name = "search"
+    static let summary = "Find names by what people type: fmtq search --locale de mul Müller Иванов"
+    static var spec: CommandSpec<QueryOptions> {
+        CommandSpec(
+            name: "fmtq search", summary: summary, usage: ["fmtq search QUERY NAME... [--locale TAG]"],
+            description: """
+                Prints the names the query finds, in the order given, with the part each query word matched in
+                [brackets]. A name is found when every word of the query begins a different word of the name:
+                compared as the locale's collation compares letters, ignoring case and accents (mul finds Müller,
+                strass finds Straße; in Swedish o does not find Örjan), or, for a word in another script than the
+                query word, by its search form (ivan finds Иванов, and the whole word is marked). Exits 1 when no
+                name is found, as grep does.
+                """,
+            arguments: [
+                CommandArgument("QUERY", help: "what the user typed (quote several words: \"van di\")"),
+                CommandArgument("NAME", help: "one or more names to search"),
+            ],
+            options: [.locale("the viewer's language tag, whose collation decides which letters are the same")],
+            epilogue: """
+                Examples:
+                  fmtq search --locale de mul Müller Mueller Иванов    [Mül]ler
+                  fmtq search ivan "Сергей Иванов" "Ivana Horvat"       Сергей [Иванов], [Ivan]a Horvat
+                  fmtq search --locale sv o Örjan Olle                  [O]lle
+                  fmtq search van "Anna van Dijk" Savannah --json       the raw response line
+                """)
+    }
+
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
+        guard let query = positionals.first else { throw UsageError("fmtq search needs a query and names") }
+        guard positionals.count > 1 else { throw UsageError("fmtq search needs at least one name after the query") }
+        var request: JSONObject = ["op": "nameSearch"]
+        if let locale = options.locale { request.append("locale", .string(locale)) }
+        request.append("query", .string(query))
+        request.append("names", JSONValue(Array(positionals.dropFirst())))
+        return request
+    }
+
+    static func render(_ response: JSONObject) -> String {
+        JSONWriter.string(response["matches"] ?? .array([]))
+    }
+
+    /// Each name found, on its own line, with its ranges (UTF-16 offsets) in brackets.
+    static func render(_ response: JSONObject, request: JSONObject) -> String {
+        let names = (request["names"]?.arrayValue ?? []).compactMap(\.stringValue)
+        var lines: [String] = []
+        for match in response["matches"]?.arrayValue ?? [] {
+            guard let object = match.objectValue, let index = object["index"]?.numberValue?.intValue,
+                names.indices.contains(index)
+            else { continue }
+            let ranges = (object["ranges"]?.arrayValue ?? []).compactMap { range -> (Int, Int)? in
+                guard let pair = range.arrayValue, pair.count == 2, let start = pair[0].numberValue?.intValue,
+                    let length = pair[1].numberValue?.intValue
+                else { return nil }
+                return (start, start + length)
+            }
+            lines.append(marked(names[index], ranges))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `name` with `[` and `]` around each range of UTF-16 offsets.
+    static func marked(_ name: String, _ ranges: [(start: Int, end: Int)]) -> String {
+        var units: [UInt16] = []
+        let utf16 = Array(name.utf16)
+        for (offset, unit) in utf16.enumerated() {
+            if ranges.contains(where: { $0.start == offset }) { units.append(0x5B) }
+            units.append(unit)
+            if ranges.contains(where: { $0.end == offset + 1 }) { units.append(0x5D) }
+        }
+        return String(decoding: units, as: UTF16.self)
+    }
+
+    /// 1 when no name was found.
+    static func exitStatus(_ response: JSONObject) -> Int32 {
+        (response["matches"]?.arrayValue ?? []).isEmpty ? 1 : 0
+    }
+}
+
+/// `fmtq search-form`: the form a database indexes for prefix search.
+struct SearchFormCommand: Subcommand {
+    static let name = "search-form"
+    static let summary = "Print the search form of names to index: fmtq search-form Müller Иванов"
+    static var spec: CommandSpec<QueryOptions> {
+        CommandSpec(
+            name: "fmtq search-form", summary: summary, usage: ["fmtq search-form NAME... [--locale TAG]"],
+            description: """
+                Prints each name's search form, one per line in the order given: written in Latin letters (ICU's
+                transform Any-Latin; Latin-ASCII; [:Lm:] Remove; Lower), without accents or capitals, its words
+                separated by single spaces. Store it beside the name and search it with a prefix (WHERE form LIKE
+                'mul%'). The form is fixed for one ICU version, which `fmtq info` shows with the transform:
+                rebuild stored forms when either changes.
+                """,
+            arguments: [CommandArgument("NAME", help: "one or more names, in any script")],
+            options: [.locale("accepted as for sort; the form is the same in every language")],
+            epilogue: """
+                Examples:
+                  fmtq search-form Müller Иванов "Ελένη Παππά" 山田太郎   muller, ivanov, elene pappa, shan tian tai lang
+                  fmtq search-form "O’Brien-Smith" --json                 the raw response line
+                """)
+    }
+
+    static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject {
+        try namesRequest(op: "searchForm", command: name, options, positionals)
+    }
+
+    static func render(_ response: JSONObject) -> String {
+        (response["forms"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "\n")
+    }
+}
+
 /// `fmtq language`: how fmtd resolves a language tag, or the supported languages.
 struct LanguageCommand: Subcommand {
     static let name = "language"

@@ -40,6 +40,9 @@ protocol Subcommand {
     static func request(_ options: QueryOptions, _ positionals: [String]) throws(UsageError) -> JSONObject
     /// Human-readable text for a successful response (without `id` and `ok`).
     static func render(_ response: JSONObject) -> String
+    /// The same, for a command whose text shows what it sent (`search` marks the names it found); by default
+    /// `render(_:)`.
+    static func render(_ response: JSONObject, request: JSONObject) -> String
     /// The exit status for a successful response: 0 unless the command says otherwise (`phone-match` exits 1
     /// when the numbers do not match).
     static func exitStatus(_ response: JSONObject) -> Int32
@@ -48,6 +51,9 @@ protocol Subcommand {
 extension Subcommand {
     /// 0: a successful response is success.
     static func exitStatus(_ response: JSONObject) -> Int32 { 0 }
+
+    /// The response's text alone.
+    static func render(_ response: JSONObject, request: JSONObject) -> String { render(response) }
 
     /// The command line of a command with neither arguments nor options.
     static func bare(_ description: String) -> CommandSpec<QueryOptions> {

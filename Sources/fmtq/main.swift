@@ -8,7 +8,8 @@ import Glibc
 
 let commands: [any Subcommand.Type] = [
     PingCommand.self, InfoCommand.self, StatsCommand.self, AddressCommand.self, DateCommand.self, PhoneCommand.self,
-    PhoneMatchCommand.self, PhoneExampleCommand.self, SortCommand.self, SortKeyCommand.self, LanguageCommand.self,
+    PhoneMatchCommand.self, PhoneExampleCommand.self, SortCommand.self, SortKeyCommand.self, SearchCommand.self,
+    SearchFormCommand.self, LanguageCommand.self,
     PluralCommand.self, MessageCommand.self,
 ]
 
@@ -234,5 +235,5 @@ if let error = FmtResponseError(response: response) { fail("fmtq \(name): \(erro
 var body = response
 body["id"] = nil
 body["ok"] = nil
-print(command.render(body))
+print(command.render(body, request: request))
 exit(command.exitStatus(body))

@@ -47,7 +47,8 @@ import Testing
     @Test func theFirstWordCompletesToEveryCommandAndTheGlobalOptions() throws {
         let words = try Self.complete("fmtq ")
         for command in [
-            "ping", "info", "stats", "address", "date", "phone", "sort", "sortkey", "language", "plural",
+            "ping", "info", "stats", "address", "date", "phone", "sort", "sortkey", "search", "search-form",
+            "language", "plural",
             "message", "raw", "reload", "--socket", "--json", "--help",
         ] {
             #expect(words.contains(command), "fmtq <TAB> lacks \(command): \(words)")

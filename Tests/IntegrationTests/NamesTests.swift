@@ -41,7 +41,7 @@ import Testing
         let info = try daemon.requestObject(#"{"op":"info"}"#)
         let plugin = info["plugins"]?.arrayValue?.compactMap(\.objectValue).first { $0["name"] == "names" }
         let data = try #require(plugin?["data"]?.objectValue)
-        #expect(plugin?["ops"] == ["sort", "sortKey", "language", "plural", "message"])
+        #expect(plugin?["ops"] == ["sort", "sortKey", "searchForm", "nameSearch", "language", "plural", "message"])
         #expect(data["collationVersion"] == info["icu"]?.objectValue?["collation"])
         #expect(data["collationVersion"]?.stringValue?.isEmpty == false)
         #expect(data["checksum"]?.stringValue?.count == 64)

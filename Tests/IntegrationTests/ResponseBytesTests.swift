@@ -8,7 +8,8 @@ import Testing
 /// seam changed (the field reader, the op table, the response writer), which changed only the region consistency
 /// answers, and again after the generated address formats, which changed only the countries that had the default
 /// layout before (AT, CH, FR, IT, JP, SE), and for the contacts features, which appended `possible`,
-/// `possibleReason` and `dialFrom` to every `phone` success; a change to how responses are written must keep
+/// `possibleReason` and `dialFrom` to every `phone` success, and for name search, which only added the
+/// `searchForm` and `nameSearch` requests; a change to how responses are written must keep
 /// every byte.
 @Suite struct ResponseBytesTests {
     struct Record {

@@ -35,6 +35,40 @@ import Testing
         #expect(failures == 0)
     }
 
+    /// `searchForm` and `nameSearch` from many threads at once: the transliterator clones and collation element
+    /// iterators each thread borrows answer as a serial plugin does, and stay few (one per thread at a time).
+    @Test func concurrentSearchesAnswerAsSerialOnesAndBorrowTheirTransliterators() async throws {
+        let serial = try loadPlugin(NamesPlugin.self, dataDirectory: Paths.dataDirectory, configDirectory: nil)
+        let names = #"["Müller","Сергей Иванов","Ελένη Παππά","山田太郎","محمد عبد الله","Anna van Dijk","Örjan"]"#
+        let queries = ["mul", "ivan", "o", "van d", "shan", "山", "Серг", "elen pap"]
+        var built: [String] = []
+        for locale in ["de", "sv", "ru", "cs"] {
+            let head = #"{"locale":""# + locale + #"","names":"# + names
+            built.append(head + #","op":"searchForm"}"#)
+            for query in queries { built.append(head + #","op":"nameSearch","query":""# + query + #""}"#) }
+        }
+        let lines = built
+        let expected = try lines.map { try serial.answer($0) }
+        let plugin = try loadPlugin(NamesPlugin.self, dataDirectory: Paths.dataDirectory, configDirectory: nil)
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var failures = 0
+                    for round in 0..<10 {
+                        for offset in lines.indices {
+                            let index = (offset + worker * 5 + round) % lines.count
+                            if (try? plugin.answer(lines[index])) != expected[index] { failures += 1 }
+                        }
+                    }
+                    return failures
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0)
+        #expect(plugin.searchTransform.clones <= 16)
+    }
+
     /// Decimal `plural` counts on one plugin from many threads at once, each count of fraction digits met first by
     /// several of them: the shared number formatters answer as a serial plugin does, and one is kept per count.
     @Test func concurrentDecimalCountsAnswerAsSerialOnesAndShareTheirFormatters() async throws {

@@ -36,6 +36,17 @@ int fmt_collator_compare(const fmt_collator *collator, const char *a, int32_t a_
 int32_t fmt_collator_sort_key(const fmt_collator *collator, const char *text, int32_t length, uint8_t *out,
                               int32_t capacity);
 
+/* The primary weights of UTF-16 text in this collator, in order, 16 bits each (a weight of more than two bytes
+   comes as two, as ICU's collation element iterator gives it), without the ignorable ones (combining marks,
+   which only weigh at the secondary and tertiary levels): two texts are equal at primary strength when their
+   weights are. For each weight starts[i] is the offset where the characters it came from begin and ends[i]
+   where they end, with the marks after them; the weights of one expanded character (ß as ss) share both.
+   Returns how many weights there are (only capacity are written), -1 on failure. Safe from many threads at
+   once: each call borrows an iterator of the collator's own (ICU's iterators are not thread-safe), opened the
+   first time none is free and kept for the next call. */
+int32_t fmt_collator_primaries(const fmt_collator *collator, const uint16_t *text, int32_t length,
+                               uint32_t *primaries, int32_t *starts, int32_t *ends, int32_t capacity);
+
 /* The collator's version (root collation plus tailoring), "153.112.28.0"-style. */
 int fmt_collator_version(const fmt_collator *collator, char *out, int32_t capacity);
 
