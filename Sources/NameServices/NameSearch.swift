@@ -10,6 +10,11 @@ final class SearchTransform: @unchecked Sendable {
     /// search form, is fixed for one ICU version: `info` reports both.
     static let id = "Any-Latin; Latin-ASCII; [:Lm:] Remove; Lower"
 
+    /// The process's one transform, opened on first use and shared by every loaded generation: opening it builds
+    /// each script's transliterator (about 20 ms, Han-Latin the most), which every load and reload would otherwise
+    /// pay again for the same, immutable transform.
+    static let shared = SearchTransform()
+
     private let handle: OpaquePointer
 
     /// Opens the transform `id`, or nil when ICU cannot.

@@ -53,7 +53,7 @@ public struct NamesPlugin: FormatterPlugin {
 
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
         resolver = environment.resolver
-        guard let transform = SearchTransform() else {
+        guard let transform = SearchTransform.shared else {
             throw DataError(
                 file: "ICU", field: "searchTransform", "ICU cannot open the transform \(SearchTransform.id)")
         }
