@@ -1,0 +1,284 @@
+import CICU
+
+/// Which way a text runs, by its first strong character: `rtl` when that character's bidi class is R or AL
+/// (Hebrew, Arabic, Syriac, Thaana, …), `ltr` when it is L (Latin, Cyrillic, Han, …), `auto` when the text has
+/// no strong character (digits, punctuation, spaces only), so the reader's context decides. ICU's
+/// `u_charDirection` gives the class; an ASCII letter is L without asking it.
+public enum TextDirection: String, Sendable, CaseIterable {
+    case ltr, rtl, auto
+
+    /// The direction as a JSON string, quotes included (`"rtl"`).
+    public var quoted: StaticString {
+        switch self {
+        case .ltr: "\"ltr\""
+        case .rtl: "\"rtl\""
+        case .auto: "\"auto\""
+        }
+    }
+
+    /// The direction of UTF-8 text by its first strong character.
+    public static func of(utf8 text: UnsafeBufferPointer<UInt8>) -> TextDirection {
+        scan(text, jsonEscaped: false)
+    }
+
+    /// The direction of the inside of a JSON string as written (no quotes): an escape stands for a control
+    /// character, `"` or `\`, none of them strong, so it is skipped (`\u0041` is not read as the letters `u`, `A`).
+    public static func of(jsonStringContent text: UnsafeBufferPointer<UInt8>) -> TextDirection {
+        scan(text, jsonEscaped: true)
+    }
+
+    /// The direction of a `String` by its first strong character.
+    public static func of(_ text: String) -> TextDirection {
+        var text = text
+        return text.withUTF8 { of(utf8: $0) }
+    }
+
+    private static func scan(_ text: UnsafeBufferPointer<UInt8>, jsonEscaped: Bool) -> TextDirection {
+        var index = 0
+        let count = text.count
+        while index < count {
+            let byte = text[index]
+            if byte < 0x80 {
+                index &+= 1
+                if (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A { return .ltr }
+                if jsonEscaped && byte == 0x5C && index < count {
+                    index &+= text[index] == UInt8(ascii: "u") ? 5 : 1
+                }
+                continue
+            }
+            let scalar = decodeScalar(text, at: &index)
+            switch fmt_icu_strong_direction(scalar) {
+            case 1: return .ltr
+            case 2: return .rtl
+            default: continue
+            }
+        }
+        return .auto
+    }
+
+    /// The scalar of the multi-byte UTF-8 sequence at `index`, moving past it; a malformed byte is read as a
+    /// scalar of no direction (U+FFFD) and skipped alone.
+    private static func decodeScalar(_ text: UnsafeBufferPointer<UInt8>, at index: inout Int) -> Int32 {
+        let lead = text[index]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        guard length > 1, index &+ length <= text.count else {
+            index &+= 1
+            return 0xFFFD
+        }
+        var scalar = Int32(lead) & (0x7F >> Int32(length))
+        for offset in 1..<length {
+            let byte = text[index &+ offset]
+            guard byte & 0xC0 == 0x80 else {
+                index &+= 1
+                return 0xFFFD
+            }
+            scalar = scalar << 6 | Int32(byte & 0x3F)
+        }
+        index &+= length
+        return scalar
+    }
+}
+
+/// Whether ICU writes a language's script right to left (`uloc_isRightToLeft`: `ar`, `he`, `fa`, `ur`, …).
+public func languageIsRightToLeft(_ language: String) -> Bool {
+    fmt_icu_is_right_to_left(language) == 1
+}
+
+/// How one language reads digits aloud: the words ICU's spell-out rules give 0 to 9 (`zero` … `nine`, `nul` …
+/// `negen`, `null` … `neun`), made once when a plugin loads, so that reading a number costs only copying words.
+/// No word needs a JSON escape (one that would is refused), so what `SpokenText.spell` writes goes into a JSON
+/// string as it is.
+public struct DigitWords: Sendable {
+    /// The language the words are in (`nl`).
+    public let language: String
+    /// The ten words one after another, UTF-8.
+    public let bytes: [UInt8]
+    /// Where each word starts in `bytes`; `starts[10]` is its end.
+    public let starts: [Int]
+    /// The longest word's length in bytes, for sizing a buffer.
+    public let longest: Int
+
+    /// The words of `language` by ICU's spell-out rules; nil when ICU has none for it.
+    public init?(language: String) {
+        var lengths = [Int32](repeating: 0, count: 10)
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let total = buffer.withUnsafeMutableBufferPointer { out in
+            out.withMemoryRebound(to: CChar.self) {
+                fmt_icu_spellout_digits(language, $0.baseAddress, Int32($0.count), &lengths)
+            }
+        }
+        guard total > 0, total <= buffer.count else { return nil }
+        var words: [String] = []
+        var start = 0
+        for length in lengths {
+            words.append(String(decoding: buffer[start..<start + Int(length)], as: UTF8.self))
+            start += Int(length)
+        }
+        self.init(language: language, words: words)
+    }
+
+    /// A table of given words, 0 to 9; nil unless there are ten, none empty or in need of a JSON escape.
+    public init?(language: String, words: [String]) {
+        guard words.count == 10 else { return nil }
+        self.language = language
+        var bytes: [UInt8] = []
+        var starts: [Int] = []
+        for word in words {
+            guard !word.isEmpty, SpokenText.isPlain(word) else { return nil }
+            starts.append(bytes.count)
+            bytes.append(contentsOf: word.utf8)
+        }
+        starts.append(bytes.count)
+        self.bytes = bytes
+        self.starts = starts
+        longest = (0..<10).map { starts[$0 + 1] - starts[$0] }.max() ?? 0
+    }
+
+    /// The word of `digit` (0 to 9).
+    public func word(_ digit: Int) -> String {
+        String(decoding: bytes[starts[digit]..<starts[digit + 1]], as: UTF8.self)
+    }
+}
+
+/// Reads a shown number aloud, character by character: each digit as its word, each letter as the capital letter,
+/// the characters of one group separated by a space and the groups (what spaces, hyphens, dots, slashes and
+/// brackets separate) by `, `; a `+` opening the text as the `plus` word. `06 12345678` reads in English
+/// `zero six, one two three four five six seven eight`, `1017 CD` `one zero one seven, C D`, `+31 6`
+/// `plus three one, six`. A digit of another script (`٣`) is read by its value.
+public enum SpokenText {
+    /// The most bytes `spell` writes for `text` with `words` and a `plus` word of `plusCount` bytes.
+    @inlinable
+    public static func capacity(of text: UnsafeBufferPointer<UInt8>, words: DigitWords, plusCount: Int = 0) -> Int {
+        // A byte becomes at most a word (a digit) or four bytes (a letter's capital: a scalar of up to four bytes
+        // may uppercase to three scalars), plus the separator before it.
+        text.count &* (max(words.longest, 12) &+ 2) &+ plusCount &+ 2
+    }
+
+    /// Reads `text` aloud with `words` into `out` (sized by `capacity(of:words:plusCount:)`); returns the bytes
+    /// written, which need no JSON escape when `plus` needs none. `plus` is the word for a leading `+` (nil: `+`
+    /// separates groups).
+    public static func spell(
+        _ text: UnsafeBufferPointer<UInt8>, words: DigitWords, plus: UnsafeBufferPointer<UInt8>?,
+        into out: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        var written = 0
+        var wroteAny = false
+        var separated = false
+        func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if wroteAny {
+                if separated {
+                    out[written] = 0x2C
+                    out[written &+ 1] = 0x20
+                    written &+= 2
+                } else {
+                    out[written] = 0x20
+                    written &+= 1
+                }
+            }
+            if let base = bytes.baseAddress { (out + written).update(from: base, count: bytes.count) }
+            written &+= bytes.count
+            wroteAny = true
+            separated = false
+        }
+        words.bytes.withUnsafeBufferPointer { encoded in
+            func digit(_ value: Int) {
+                let start = words.starts[value]
+                put(UnsafeBufferPointer(rebasing: encoded[start..<words.starts[value &+ 1]]))
+            }
+            var index = 0
+            let count = text.count
+            while index < count {
+                let byte = text[index]
+                if byte < 0x80 {
+                    index &+= 1
+                    switch byte {
+                    case 0x30...0x39: digit(Int(byte &- 0x30))
+                    case 0x41...0x5A: withUnsafeBytes(of: byte) { put($0.assumingMemoryBound(to: UInt8.self)) }
+                    case 0x61...0x7A:
+                        withUnsafeBytes(of: byte &- 0x20) { put($0.assumingMemoryBound(to: UInt8.self)) }
+                    case 0x2B where !wroteAny && plus != nil: put(plus!)
+                    default: if wroteAny { separated = true }
+                    }
+                    continue
+                }
+                let start = index
+                index &+= 1
+                while index < count && text[index] & 0xC0 == 0x80 { index &+= 1 }
+                let scalarText = String(decoding: UnsafeBufferPointer(rebasing: text[start..<index]), as: UTF8.self)
+                guard let scalar = scalarText.unicodeScalars.first else { continue }
+                let properties = scalar.properties
+                if properties.numericType == .decimal, let value = properties.numericValue, value >= 0, value <= 9 {
+                    digit(Int(value))
+                } else if properties.isAlphabetic {
+                    var upper = properties.uppercaseMapping
+                    upper.withUTF8 { put($0) }
+                } else if properties.generalCategory == .nonspacingMark || properties.generalCategory == .spacingMark {
+                    // A mark belongs to the letter before it: written straight after it.
+                    let bytes = UnsafeBufferPointer(rebasing: text[start..<index])
+                    if wroteAny && !separated {
+                        (out + written).update(from: bytes.baseAddress!, count: bytes.count)
+                        written &+= bytes.count
+                    }
+                } else if wroteAny {
+                    separated = true
+                }
+            }
+        }
+        return written
+    }
+
+    /// `spell` as a `String` (tests, tools): `text` read aloud with `words`, `plus` the word for a leading `+`.
+    public static func spoken(_ text: String, words: DigitWords, plus: String? = nil) -> String {
+        var text = text
+        var plusBytes = Array((plus ?? "").utf8)
+        let bytes = text.withUTF8 { utf8 in
+            plusBytes.withUnsafeMutableBufferPointer { plusBuffer in
+                let capacity = capacity(of: utf8, words: words, plusCount: plusBuffer.count)
+                return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                    count = spell(
+                        utf8, words: words, plus: plus == nil ? nil : UnsafeBufferPointer(plusBuffer),
+                        into: buffer.baseAddress!)
+                }
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether a word goes into a JSON string as it is: no control character, `"` or `\`.
+    public static func isPlain(_ word: String) -> Bool {
+        !word.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+    }
+
+    /// Whether a shown postal code is read aloud: when it has a letter or more than four digits (`1017 CD`,
+    /// `12345`, `SW1A 1AA`, `1000-205`: every digit of the code counts), not when it has at most four digits and
+    /// no letter (`1000`, `8010`).
+    public static func readsPostalCode(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var digits = 0
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            if byte < 0x80 {
+                index &+= 1
+                if byte >= 0x30 && byte <= 0x39 {
+                    digits &+= 1
+                    if digits > 4 { return true }
+                } else if (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A {
+                    return true
+                }
+                continue
+            }
+            let start = index
+            index &+= 1
+            while index < text.count && text[index] & 0xC0 == 0x80 { index &+= 1 }
+            let scalarText = String(decoding: UnsafeBufferPointer(rebasing: text[start..<index]), as: UTF8.self)
+            guard let scalar = scalarText.unicodeScalars.first else { continue }
+            if scalar.properties.numericType == .decimal {
+                digits &+= 1
+                if digits > 4 { return true }
+            } else if scalar.properties.isAlphabetic {
+                return true
+            }
+        }
+        return false
+    }
+}
