@@ -8,7 +8,7 @@ import Testing
 @Suite struct PhoneVectorTests {
     static let memberOrder = [
         "id", "ok", "valid", "e164", "region", "type", "national", "international", "rfc3966", "display", "extension",
-        "possible", "possibleReason", "dialFrom",
+        "possible", "possibleReason", "dialFrom", "spoken", "spokenLang",
     ]
 
     static func vectors() throws -> [JSONObject] {
@@ -38,6 +38,27 @@ import Testing
                 #expect(response[member.key] == member.value, "\(member.key) for \(label)")
             }
         }
+    }
+
+    /// `data/vectors/phone-spoken.json`: `display` read aloud in en, nl and de (issue 35), over the socket.
+    @Test func everySpokenVectorMatchesOverTheSocket() throws {
+        let daemon = try Daemon.start()
+        let vectors = try Vectors.cases("vectors/phone-spoken.json")
+        #expect(vectors.count >= 12)
+        var languages = Set<String>()
+        for (index, vector) in vectors.enumerated() {
+            let input = vector["input"]?.objectValue ?? [:]
+            let expected = vector["expected"]?.objectValue ?? [:]
+            let response = try daemon.requestObject(Self.request(input, id: index))
+            let label = JSONWriter.string(.object(input))
+            #expect(response.keys == Self.memberOrder, "\(label)")
+            #expect(expected["spoken"] != nil, "\(label)")
+            for member in expected {
+                #expect(response[member.key] == member.value, "\(member.key) for \(label)")
+            }
+            if let lang = expected["spokenLang"]?.stringValue { languages.insert(lang) }
+        }
+        #expect(languages == ["en", "nl", "de"])
     }
 
     /// Reasons as PyPI phonenumbers 9.0.35 raises them for the same input and default region.
