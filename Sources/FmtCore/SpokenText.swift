@@ -161,70 +161,107 @@ public enum SpokenText {
         _ text: UnsafeBufferPointer<UInt8>, words: DigitWords, plus: UnsafeBufferPointer<UInt8>?,
         into out: UnsafeMutablePointer<UInt8>
     ) -> Int {
-        var written = 0
-        var wroteAny = false
-        var separated = false
-        func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-            if wroteAny {
-                if separated {
-                    out[written] = 0x2C
-                    out[written &+ 1] = 0x20
-                    written &+= 2
-                } else {
-                    out[written] = 0x20
-                    written &+= 1
-                }
-            }
-            if let base = bytes.baseAddress { (out + written).update(from: base, count: bytes.count) }
-            written &+= bytes.count
-            wroteAny = true
-            separated = false
-        }
-        words.bytes.withUnsafeBufferPointer { encoded in
-            func digit(_ value: Int) {
-                let start = words.starts[value]
-                put(UnsafeBufferPointer(rebasing: encoded[start..<words.starts[value &+ 1]]))
-            }
-            var index = 0
-            let count = text.count
-            while index < count {
-                let byte = text[index]
-                if byte < 0x80 {
+        words.bytes.withUnsafeBufferPointer { wordBytes in
+            words.starts.withUnsafeBufferPointer { starts in
+                var writer = Writer(out: out)
+                var index = 0
+                let count = text.count
+                while index < count {
+                    let byte = text[index]
+                    if byte < 0x80 {
+                        index &+= 1
+                        if byte &- 0x30 < 10 {
+                            let digit = Int(byte &- 0x30)
+                            writer.put(wordBytes.baseAddress! + starts[digit], starts[digit &+ 1] &- starts[digit])
+                        } else if byte &- 0x41 < 26 {
+                            writer.put(byte)
+                        } else if byte &- 0x61 < 26 {
+                            writer.put(byte &- 0x20)
+                        } else if byte == 0x2B, writer.written == 0, let plus, let base = plus.baseAddress {
+                            writer.put(base, plus.count)
+                        } else {
+                            writer.separate()
+                        }
+                        continue
+                    }
+                    let start = index
                     index &+= 1
-                    switch byte {
-                    case 0x30...0x39: digit(Int(byte &- 0x30))
-                    case 0x41...0x5A: withUnsafeBytes(of: byte) { put($0.assumingMemoryBound(to: UInt8.self)) }
-                    case 0x61...0x7A:
-                        withUnsafeBytes(of: byte &- 0x20) { put($0.assumingMemoryBound(to: UInt8.self)) }
-                    case 0x2B where !wroteAny && plus != nil: put(plus!)
-                    default: if wroteAny { separated = true }
-                    }
-                    continue
+                    while index < count && text[index] & 0xC0 == 0x80 { index &+= 1 }
+                    writer.putScalar(UnsafeBufferPointer(rebasing: text[start..<index]), wordBytes, starts)
                 }
-                let start = index
-                index &+= 1
-                while index < count && text[index] & 0xC0 == 0x80 { index &+= 1 }
-                let scalarText = String(decoding: UnsafeBufferPointer(rebasing: text[start..<index]), as: UTF8.self)
-                guard let scalar = scalarText.unicodeScalars.first else { continue }
-                let properties = scalar.properties
-                if properties.numericType == .decimal, let value = properties.numericValue, value >= 0, value <= 9 {
-                    digit(Int(value))
-                } else if properties.isAlphabetic {
-                    var upper = properties.uppercaseMapping
-                    upper.withUTF8 { put($0) }
-                } else if properties.generalCategory == .nonspacingMark || properties.generalCategory == .spacingMark {
-                    // A mark belongs to the letter before it: written straight after it.
-                    let bytes = UnsafeBufferPointer(rebasing: text[start..<index])
-                    if wroteAny && !separated {
-                        (out + written).update(from: bytes.baseAddress!, count: bytes.count)
-                        written &+= bytes.count
-                    }
-                } else if wroteAny {
-                    separated = true
-                }
+                return writer.written
             }
         }
-        return written
+    }
+
+    /// Where `spell` writes: a word or letter goes after a space within a group, after `, ` when a separator came
+    /// since the last one, and after nothing at the start.
+    private struct Writer {
+        let out: UnsafeMutablePointer<UInt8>
+        var written = 0
+        var separated = false
+
+        init(out: UnsafeMutablePointer<UInt8>) {
+            self.out = out
+        }
+
+        @inline(__always)
+        mutating func separate() {
+            if written > 0 { separated = true }
+        }
+
+        @inline(__always)
+        private mutating func lead() {
+            guard written > 0 else { return }
+            if separated {
+                out[written] = 0x2C
+                out[written &+ 1] = 0x20
+                written &+= 2
+                separated = false
+            } else {
+                out[written] = 0x20
+                written &+= 1
+            }
+        }
+
+        @inline(__always)
+        mutating func put(_ byte: UInt8) {
+            lead()
+            out[written] = byte
+            written &+= 1
+        }
+
+        @inline(__always)
+        mutating func put(_ bytes: UnsafePointer<UInt8>, _ count: Int) {
+            lead()
+            (out + written).update(from: bytes, count: count)
+            written &+= count
+        }
+
+        /// A scalar outside ASCII (its UTF-8 bytes): a decimal digit of any script as its word, a letter as its
+        /// capital, a mark straight after the letter before it, anything else a separator.
+        mutating func putScalar(
+            _ bytes: UnsafeBufferPointer<UInt8>, _ wordBytes: UnsafeBufferPointer<UInt8>,
+            _ starts: UnsafeBufferPointer<Int>
+        ) {
+            guard let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first else { return }
+            let properties = scalar.properties
+            if properties.numericType == .decimal, let value = properties.numericValue, value >= 0, value <= 9 {
+                let digit = Int(value)
+                put(wordBytes.baseAddress! + starts[digit], starts[digit + 1] - starts[digit])
+            } else if properties.isAlphabetic {
+                var upper = properties.uppercaseMapping
+                if upper.isEmpty { upper = String(scalar) }
+                upper.withUTF8 { put($0.baseAddress!, $0.count) }
+            } else if properties.generalCategory == .nonspacingMark || properties.generalCategory == .spacingMark {
+                if written > 0 && !separated {
+                    (out + written).update(from: bytes.baseAddress!, count: bytes.count)
+                    written &+= bytes.count
+                }
+            } else {
+                separate()
+            }
+        }
     }
 
     /// `spell` as a `String` (tests, tools): `text` read aloud with `words`, `plus` the word for a leading `+`.

@@ -271,6 +271,7 @@ import Testing
         #expect(
             foreign.stdout == """
                 +32 2 555 12 34
+                  spoken         plus three two, two, five five five, one two, three four
                   valid          yes
                   type           fixedLine
                   region         BE
@@ -293,6 +294,18 @@ import Testing
         #expect(home.stdout.hasPrefix("020 7946 0958 x42\n"))
         #expect(home.stdout.contains("  extension      42\n"))
         #expect(home.stdout.hasSuffix("  dial           020 7946 0958 x42\n"))
+
+        // The spoken form in the language of --locale: GB's extension prefix ` x` is left out, its word read.
+        let dutch = try run(
+            Paths.fmtq,
+            [
+                "--socket", daemon.socketPath, "phone", "020 7946 0958 ext. 42", "--default-region", "GB",
+                "--viewer-region", "GB", "--locale", "nl-BE",
+            ])
+        #expect(dutch.status == 0, "\(dutch.stderr)")
+        #expect(
+            dutch.stdout.contains(
+                "  spoken         nul twee nul, zeven negen vier zes, nul negen vijf acht, toestel vier twee\n"))
     }
 
     @Test func fmtqPhoneReportsUpstreamsReasonAndUsageMistakes() throws {
