@@ -87,8 +87,8 @@ public func languageIsRightToLeft(_ language: String) -> Bool {
 /// How one language reads digits aloud: the words ICU's spell-out rules give 0 to 9 (`zero` … `nine`, `nul` …
 /// `negen`, `null` … `neun`), made once when a plugin loads, so that reading a number costs only copying words.
 /// No word needs a JSON escape (one that would is refused), so what `SpokenText.spell` writes goes into a JSON
-/// string as it is.
-public struct DigitWords: Sendable {
+/// string as it is. A class, so that handing a language's table to a request costs one reference count.
+public final class DigitWords: Sendable {
     /// The language the words are in (`nl`).
     public let language: String
     /// The ten words one after another, UTF-8.
@@ -97,9 +97,11 @@ public struct DigitWords: Sendable {
     public let starts: [Int]
     /// The longest word's length in bytes, for sizing a buffer.
     public let longest: Int
+    /// Each word zero-padded to 16 bytes, written with one vector store; empty when a word is longer.
+    let padded: [SIMD16<UInt8>]
 
     /// The words of `language` by ICU's spell-out rules; nil when ICU has none for it.
-    public init?(language: String) {
+    public convenience init?(language: String) {
         var lengths = [Int32](repeating: 0, count: 10)
         var buffer = [UInt8](repeating: 0, count: 512)
         let total = buffer.withUnsafeMutableBufferPointer { out in
@@ -131,7 +133,16 @@ public struct DigitWords: Sendable {
         starts.append(bytes.count)
         self.bytes = bytes
         self.starts = starts
-        longest = (0..<10).map { starts[$0 + 1] - starts[$0] }.max() ?? 0
+        let longest = (0..<10).map { starts[$0 + 1] - starts[$0] }.max() ?? 0
+        self.longest = longest
+        padded =
+            longest > 16
+            ? []
+            : (0..<10).map { digit in
+                var vector = SIMD16<UInt8>()
+                for (offset, byte) in bytes[starts[digit]..<starts[digit + 1]].enumerated() { vector[offset] = byte }
+                return vector
+            }
     }
 
     /// The word of `digit` (0 to 9).
@@ -150,8 +161,8 @@ public enum SpokenText {
     @inlinable
     public static func capacity(of text: UnsafeBufferPointer<UInt8>, words: DigitWords, plusCount: Int = 0) -> Int {
         // A byte becomes at most a word (a digit) or four bytes (a letter's capital: a scalar of up to four bytes
-        // may uppercase to three scalars), plus the separator before it.
-        text.count &* (max(words.longest, 12) &+ 2) &+ plusCount &+ 2
+        // may uppercase to three scalars), plus the separator before it; a word is stored as 16 bytes.
+        text.count &* (max(words.longest, 12) &+ 2) &+ plusCount &+ 18
     }
 
     /// Reads `text` aloud with `words` into `out` (sized by `capacity(of:words:plusCount:)`); returns the bytes
@@ -164,6 +175,7 @@ public enum SpokenText {
         words.bytes.withUnsafeBufferPointer { wordBytes in
             words.starts.withUnsafeBufferPointer { starts in
                 var writer = Writer(out: out)
+                let padded = words.padded
                 var index = 0
                 let count = text.count
                 while index < count {
@@ -172,7 +184,12 @@ public enum SpokenText {
                         index &+= 1
                         if byte &- 0x30 < 10 {
                             let digit = Int(byte &- 0x30)
-                            writer.put(wordBytes.baseAddress! + starts[digit], starts[digit &+ 1] &- starts[digit])
+                            let count = starts[digit &+ 1] &- starts[digit]
+                            if padded.isEmpty {
+                                writer.put(wordBytes.baseAddress! + starts[digit], count)
+                            } else {
+                                writer.put(padded[digit], count)
+                            }
                         } else if byte &- 0x41 < 26 {
                             writer.put(byte)
                         } else if byte &- 0x61 < 26 {
@@ -229,6 +246,14 @@ public enum SpokenText {
             lead()
             out[written] = byte
             written &+= 1
+        }
+
+        /// A word of `count` bytes zero-padded to 16: one store, the capacity leaving room past the end.
+        @inline(__always)
+        mutating func put(_ word: SIMD16<UInt8>, _ count: Int) {
+            lead()
+            UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: SIMD16<UInt8>.self)
+            written &+= count
         }
 
         @inline(__always)

@@ -9,8 +9,8 @@ struct PhoneSpeech: Sendable {
     static let plusKey = "phone.spoken.plus"
     static let extensionKey = "phone.spoken.extension"
 
-    /// One language's words.
-    struct Language: Sendable {
+    /// One language's words: a class, so that a request takes it with one reference count.
+    final class Language: Sendable {
         let words: DigitWords
         /// The word for a leading `+`, UTF-8 needing no escape.
         let plus: [UInt8]
@@ -20,6 +20,14 @@ struct PhoneSpeech: Sendable {
         let langTail: [UInt8]
         /// The language's tag (`nl`).
         let lang: String
+
+        init(words: DigitWords, plus: [UInt8], extensionLead: [UInt8], langTail: [UInt8], lang: String) {
+            self.words = words
+            self.plus = plus
+            self.extensionLead = extensionLead
+            self.langTail = langTail
+            self.lang = lang
+        }
     }
 
     /// Per served language, in the resolver's order.
