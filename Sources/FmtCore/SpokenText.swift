@@ -5,7 +5,12 @@ import CICU
 /// no strong character (digits, punctuation, spaces only), so the reader's context decides. ICU's
 /// `u_charDirection` gives the class; an ASCII letter is L without asking it.
 public enum TextDirection: String, Sendable, CaseIterable {
-    case ltr, rtl, auto
+    /// Left to right: the first strong character's bidi class is L.
+    case ltr
+    /// Right to left: the first strong character's bidi class is R or AL.
+    case rtl
+    /// No strong character: the reader's context decides (`dir="auto"`).
+    case auto
 
     /// The direction as a JSON string, quotes included (`"rtl"`).
     public var quoted: StaticString {
