@@ -1,4 +1,5 @@
 import FmtCore
+import Glibc
 
 /// An address as the caller sent it: trimmed field values (empty ones dropped) and the canonical country. Lives
 /// only while its request is answered: its values may point into the request's line.
@@ -561,21 +562,29 @@ final class AddressRenderer: Sendable {
     }
 
     /// The end of a `fields` entry after its value: `","valueLang":` with the text's language (`"und"` when it is
-    /// undetermined), `,"valueDir":` with the direction of `value`'s first strong character, and `},`.
+    /// undetermined), `,"valueDir":` with the direction of `value`'s first strong character, and `},`: each tail
+    /// one literal.
     @inline(__always)
     private static func writeValueLang(
         _ undetermined: Bool, _ textLanguage: UnsafeBufferPointer<UInt8>, direction value: UnsafeBufferPointer<UInt8>,
         into sink: inout ByteSink
     ) {
+        let direction = TextDirection.of(utf8: value)
         if undetermined {
-            sink.append("\",\"valueLang\":\"und\",\"valueDir\":")
+            switch direction {
+            case .ltr: sink.append("\",\"valueLang\":\"und\",\"valueDir\":\"ltr\"},")
+            case .rtl: sink.append("\",\"valueLang\":\"und\",\"valueDir\":\"rtl\"},")
+            case .auto: sink.append("\",\"valueLang\":\"und\",\"valueDir\":\"auto\"},")
+            }
         } else {
             sink.append("\",\"valueLang\":")
             sink.append(textLanguage)
-            sink.append(",\"valueDir\":")
+            switch direction {
+            case .ltr: sink.append(",\"valueDir\":\"ltr\"},")
+            case .rtl: sink.append(",\"valueDir\":\"rtl\"},")
+            case .auto: sink.append(",\"valueDir\":\"auto\"},")
+            }
         }
-        sink.append(TextDirection.of(utf8: value).quoted)
-        sink.append("},")
     }
 
     /// `,"spokenPostalCode":"…"`: the shown postal code read aloud with `words` (`SpokenText`), which needs no
@@ -966,22 +975,33 @@ struct LineDirections {
         count += 1
     }
 
-    /// Reads `,"lines":["…","…"]` as `writeLines` writes it: each string's inside, escapes and all.
+    /// Reads `,"lines":["…","…"]` as `writeLines` writes it: each string's inside, escapes and all, up to its first
+    /// strong character (`TextDirection.of(jsonStringContent:in:from:)`), then on to its closing quote with
+    /// `memchr`, a quote after an odd run of backslashes being inside the string.
     mutating func read(linesMember json: UnsafeBufferPointer<UInt8>) {
+        guard let base = json.baseAddress else { return }
+        let count = json.count
         var index = 0
-        while index < json.count && json[index] != 0x5B { index += 1 }
-        index += 1
-        while index < json.count && json[index] == 0x22 {
-            let start = index + 1
-            index = start
-            while index < json.count && json[index] != 0x22 {
-                index += json[index] == 0x5C ? 2 : 1
+        while index < count && json[index] != 0x5B { index &+= 1 }
+        index &+= 1
+        while index < count && json[index] == 0x22 {
+            index &+= 1
+            let (direction, stop) = TextDirection.ofJSONString(json, from: index)
+            append(direction)
+            index = stop
+            // `stop` is the closing quote, or the strong character: find the quote that ends the string.
+            while index < count && json[index] != 0x22 {
+                guard let quote = memchr(base + index, 0x22, count &- index) else {
+                    index = count
+                    break
+                }
+                index = UnsafeRawPointer(quote).assumingMemoryBound(to: UInt8.self) - base
+                var backslashes = 0
+                while index &- backslashes > stop && json[index &- backslashes &- 1] == 0x5C { backslashes &+= 1 }
+                if backslashes & 1 == 1 { index &+= 1 }
             }
-            append(
-                TextDirection.of(jsonStringContent: UnsafeBufferPointer(rebasing: json[start..<min(index, json.count)]))
-            )
-            index += 1
-            if index < json.count && json[index] == 0x2C { index += 1 }
+            index &+= 1
+            if index < count && json[index] == 0x2C { index &+= 1 }
         }
     }
 

@@ -21,9 +21,37 @@ public enum TextDirection: String, Sendable, CaseIterable {
         }
     }
 
-    /// The direction of UTF-8 text by its first strong character.
+    /// The direction of UTF-8 text by its first strong character. A text starting with an ASCII letter (most
+    /// values) is answered inline.
+    @inlinable
     public static func of(utf8 text: UnsafeBufferPointer<UInt8>) -> TextDirection {
-        scan(text, jsonEscaped: false)
+        if let first = text.first, (first | 0x20) &- 0x61 < 26 { return .ltr }
+        return scan(text, jsonEscaped: false)
+    }
+
+    /// The direction of the JSON string whose inside starts at `start` in `json`, read up to its closing quote or
+    /// its first strong character, and where that reading stopped (the quote's index, or the strong character's).
+    public static func ofJSONString(_ json: UnsafeBufferPointer<UInt8>, from start: Int) -> (TextDirection, Int) {
+        var index = start
+        let count = json.count
+        while index < count {
+            let byte = json[index]
+            if byte < 0x80 {
+                if byte == 0x22 { return (.auto, index) }
+                if (byte | 0x20) &- 0x61 < 26 { return (.ltr, index) }
+                index &+= 1
+                if byte == 0x5C && index < count { index &+= json[index] == UInt8(ascii: "u") ? 5 : 1 }
+                continue
+            }
+            let at = index
+            let scalar = decodeScalar(json, at: &index)
+            switch fmt_icu_strong_direction(scalar) {
+            case 1: return (.ltr, at)
+            case 2: return (.rtl, at)
+            default: continue
+            }
+        }
+        return (.auto, count)
     }
 
     /// The direction of the inside of a JSON string as written (no quotes): an escape stands for a control
@@ -38,7 +66,8 @@ public enum TextDirection: String, Sendable, CaseIterable {
         return text.withUTF8 { of(utf8: $0) }
     }
 
-    private static func scan(_ text: UnsafeBufferPointer<UInt8>, jsonEscaped: Bool) -> TextDirection {
+    @usableFromInline
+    static func scan(_ text: UnsafeBufferPointer<UInt8>, jsonEscaped: Bool) -> TextDirection {
         var index = 0
         let count = text.count
         while index < count {
@@ -102,8 +131,9 @@ public final class DigitWords: Sendable {
     public let starts: [Int]
     /// The longest word's length in bytes, for sizing a buffer.
     public let longest: Int
-    /// Each word zero-padded to 16 bytes, written with one vector store; empty when a word is longer.
-    let padded: [SIMD16<UInt8>]
+    /// Each word after a space (0 to 9), then each word alone (10 to 19), zero-padded to 16 bytes with the length
+    /// written in the last byte: what `SpokenText.spell` stores with one vector write.
+    let spaced: [SIMD16<UInt8>]
 
     /// The words of `language` by ICU's spell-out rules; nil when ICU has none for it.
     public convenience init?(language: String) {
@@ -131,7 +161,8 @@ public final class DigitWords: Sendable {
         var bytes: [UInt8] = []
         var starts: [Int] = []
         for word in words {
-            guard !word.isEmpty, SpokenText.isPlain(word) else { return nil }
+            // A word is stored after a space in 16 bytes, its length in the last: at most 14 bytes.
+            guard !word.isEmpty, word.utf8.count <= 14, SpokenText.isPlain(word) else { return nil }
             starts.append(bytes.count)
             bytes.append(contentsOf: word.utf8)
         }
@@ -140,14 +171,17 @@ public final class DigitWords: Sendable {
         self.starts = starts
         let longest = (0..<10).map { starts[$0 + 1] - starts[$0] }.max() ?? 0
         self.longest = longest
-        padded =
-            longest > 16
-            ? []
-            : (0..<10).map { digit in
+        spaced = [1, 0].flatMap { lead in
+            (0..<10).map { digit in
                 var vector = SIMD16<UInt8>()
-                for (offset, byte) in bytes[starts[digit]..<starts[digit + 1]].enumerated() { vector[offset] = byte }
+                vector[0] = 0x20
+                for (offset, byte) in bytes[starts[digit]..<starts[digit + 1]].enumerated() {
+                    vector[offset + lead] = byte
+                }
+                vector[15] = UInt8(starts[digit + 1] - starts[digit] + lead)
                 return vector
             }
+        }
     }
 
     /// The word of `digit` (0 to 9).
@@ -172,48 +206,68 @@ public enum SpokenText {
 
     /// Reads `text` aloud with `words` into `out` (sized by `capacity(of:words:plusCount:)`); returns the bytes
     /// written, which need no JSON escape when `plus` needs none. `plus` is the word for a leading `+` (nil: `+`
-    /// separates groups).
+    /// separates groups). ASCII is read from a table, a byte at a time: a digit is one 16-byte store of its word
+    /// with the space before it; other scripts go through `Writer.putScalar`. `reference(_:words:plus:)` is the
+    /// plain reading it is held to.
     public static func spell(
         _ text: UnsafeBufferPointer<UInt8>, words: DigitWords, plus: UnsafeBufferPointer<UInt8>?,
         into out: UnsafeMutablePointer<UInt8>
     ) -> Int {
-        words.bytes.withUnsafeBufferPointer { wordBytes in
-            words.starts.withUnsafeBufferPointer { starts in
-                var writer = Writer(out: out)
-                let padded = words.padded
-                var index = 0
-                let count = text.count
-                while index < count {
-                    let byte = text[index]
-                    if byte < 0x80 {
-                        index &+= 1
-                        if byte &- 0x30 < 10 {
-                            let digit = Int(byte &- 0x30)
-                            let count = starts[digit &+ 1] &- starts[digit]
-                            if padded.isEmpty {
-                                writer.put(wordBytes.baseAddress! + starts[digit], count)
-                            } else {
-                                writer.put(padded[digit], count)
-                            }
-                        } else if byte &- 0x41 < 26 {
-                            writer.put(byte)
-                        } else if byte &- 0x61 < 26 {
-                            writer.put(byte &- 0x20)
-                        } else if byte == 0x2B, writer.written == 0, let plus, let base = plus.baseAddress {
-                            writer.put(base, plus.count)
-                        } else {
-                            writer.separate()
-                        }
-                        continue
-                    }
-                    let start = index
+        words.spaced.withUnsafeBufferPointer { spaced in
+            var writer = Writer(out: out)
+            var index = 0
+            let count = text.count
+            while index < count {
+                let byte = text[index]
+                if byte < 0x80 {
                     index &+= 1
-                    while index < count && text[index] & 0xC0 == 0x80 { index &+= 1 }
-                    writer.putScalar(UnsafeBufferPointer(rebasing: text[start..<index]), wordBytes, starts)
+                    let digit = byte &- 0x30
+                    if digit < 10 {
+                        writer.putDigit(Int(digit), spaced)
+                    } else if (byte | 0x20) &- 0x61 < 26 {
+                        writer.put(byte & 0xDF)
+                    } else if byte == 0x2B, writer.written == 0, let plus, let base = plus.baseAddress, plus.count > 0 {
+                        writer.put(base, plus.count)
+                    } else {
+                        writer.separate()
+                    }
+                    continue
                 }
-                return writer.written
+                let start = index
+                index &+= 1
+                while index < count && text[index] & 0xC0 == 0x80 { index &+= 1 }
+                writer.putScalar(UnsafeBufferPointer(rebasing: text[start..<index]), spaced)
+            }
+            return writer.written
+        }
+    }
+
+    /// The plain reading `spell` is held to: a `String` built scalar by scalar with the same rule.
+    public static func reference(_ text: String, words: DigitWords, plus: String?) -> String {
+        var tokens: [String] = []
+        var separated = false
+        func add(_ token: String) {
+            if !tokens.isEmpty { tokens.append(separated ? ", " : " ") }
+            separated = false
+            tokens.append(token)
+        }
+        for scalar in text.unicodeScalars {
+            let properties = scalar.properties
+            if scalar == "+" && tokens.isEmpty, let plus, !plus.isEmpty {
+                add(plus)
+            } else if properties.numericType == .decimal, let value = properties.numericValue, value >= 0,
+                value <= 9
+            {
+                add(words.word(Int(value)))
+            } else if properties.isAlphabetic {
+                add(properties.uppercaseMapping.isEmpty ? String(scalar) : properties.uppercaseMapping)
+            } else if properties.generalCategory == .nonspacingMark || properties.generalCategory == .spacingMark {
+                if !tokens.isEmpty && !separated { tokens[tokens.count - 1] += String(scalar) }
+            } else if !tokens.isEmpty {
+                separated = true
             }
         }
+        return tokens.joined()
     }
 
     /// Where `spell` writes: a word or letter goes after a space within a group, after `, ` when a separator came
@@ -253,12 +307,21 @@ public enum SpokenText {
             written &+= 1
         }
 
-        /// A word of `count` bytes zero-padded to 16: one store, the capacity leaving room past the end.
+        /// A digit's word as `DigitWords.spaced` holds it: a space, the word, and its length with the space in the
+        /// last byte. One 16-byte store (the capacity leaves room past the end); the space is kept unless the word
+        /// is the first, and a separator before it adds only its comma.
         @inline(__always)
-        mutating func put(_ word: SIMD16<UInt8>, _ count: Int) {
-            lead()
-            UnsafeMutableRawPointer(out + written).storeBytes(of: word, as: SIMD16<UInt8>.self)
-            written &+= count
+        mutating func putDigit(_ digit: Int, _ table: UnsafeBufferPointer<SIMD16<UInt8>>) {
+            // The first word has no space before it: the table's second half.
+            let spaced = table[written == 0 ? digit &+ 10 : digit]
+            let length = Int(spaced[15])
+            if separated {
+                out[written] = 0x2C
+                written &+= 1
+                separated = false
+            }
+            UnsafeMutableRawPointer(out + written).storeBytes(of: spaced, as: SIMD16<UInt8>.self)
+            written &+= length
         }
 
         @inline(__always)
@@ -270,15 +333,11 @@ public enum SpokenText {
 
         /// A scalar outside ASCII (its UTF-8 bytes): a decimal digit of any script as its word, a letter as its
         /// capital, a mark straight after the letter before it, anything else a separator.
-        mutating func putScalar(
-            _ bytes: UnsafeBufferPointer<UInt8>, _ wordBytes: UnsafeBufferPointer<UInt8>,
-            _ starts: UnsafeBufferPointer<Int>
-        ) {
+        mutating func putScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ spaced: UnsafeBufferPointer<SIMD16<UInt8>>) {
             guard let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first else { return }
             let properties = scalar.properties
             if properties.numericType == .decimal, let value = properties.numericValue, value >= 0, value <= 9 {
-                let digit = Int(value)
-                put(wordBytes.baseAddress! + starts[digit], starts[digit + 1] - starts[digit])
+                putDigit(Int(value), spaced)
             } else if properties.isAlphabetic {
                 var upper = properties.uppercaseMapping
                 if upper.isEmpty { upper = String(scalar) }

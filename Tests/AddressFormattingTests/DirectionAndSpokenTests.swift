@@ -4,7 +4,7 @@ import FmtTesting
 import Testing
 
 /// `address`'s `linesDir` and `valueDir` (the first strong character of each line and value) and
-/// `spokenPostalCode` (issue 35), added after the members that were there before.
+/// `spokenPostalCode`, added after the members that were there before.
 @Suite struct DirectionAndSpokenTests {
     let plugin: AddressPlugin
 
@@ -57,6 +57,35 @@ import Testing
             #expect(direction.stringValue == TextDirection.of(line.stringValue ?? "").rawValue, "\(line)")
         }
         #expect(directions.prefix(3) == ["rtl", "auto", "ltr"])
+    }
+
+    @Test func linesDirAndValueDirAgreeWithTheFirstStrongRuleOnRandomValues() throws {
+        var generator = SeededGenerator.forTest(
+            "linesDirAndValueDirAgreeWithTheFirstStrongRuleOnRandomValues", seed: 3_535)
+        // Quotes and backslashes (escaped in the answer), digits, Latin, Hebrew, Arabic and neutral characters.
+        let pieces = ["\"", "\\", "\\\"", "1", "7", "a", "Z", "ש", "ع", " ", "-", "\n", "٣", "é"]
+        for _ in 0..<300 {
+            func value() -> String {
+                String(
+                    (0..<Int.random(in: 1...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                        .joined())
+            }
+            let address: JSONObject = [
+                "street": .string(value()), "city": .string(value()), "postalCode": .string(value()), "country": "IL",
+            ]
+            let request: JSONObject = ["op": "address", "address": .object(address), "locale": "en"]
+            let response = try plugin.answer(JSONWriter.string(.object(request)))
+            let lines = try #require(response["lines"]?.arrayValue)
+            let directions = try #require(response["linesDir"]?.arrayValue)
+            #expect(lines.count == directions.count)
+            for (line, direction) in zip(lines, directions) {
+                #expect(direction.stringValue == TextDirection.of(line.stringValue ?? "").rawValue, "\(line)")
+            }
+            for entry in response["fields"]?.arrayValue ?? [] {
+                let value = entry.objectValue?["value"]?.stringValue ?? ""
+                #expect(entry.objectValue?["valueDir"]?.stringValue == TextDirection.of(value).rawValue, "\(value)")
+            }
+        }
     }
 
     @Test func theNewMembersComeAfterTheOnesThatWereThere() throws {

@@ -1,8 +1,9 @@
 import FmtCore
+import FmtTesting
 import Testing
 
 /// The rules `phone`'s `spoken` and `address`'s `spokenPostalCode` read numbers aloud by, and the first-strong
-/// rule `linesDir`, `valueDir` and `message`'s `dir` follow (issue 35).
+/// rule `linesDir`, `valueDir` and `message`'s `dir` follow.
 @Suite struct SpokenTextTests {
     static let english = DigitWords(language: "en")!
 
@@ -30,6 +31,26 @@ import Testing
         #expect(SpokenText.spoken(" 1 - 2./3 ", words: Self.english) == "one, two, three")
         #expect(SpokenText.spoken("", words: Self.english) == "")
         #expect(SpokenText.spoken("- ()", words: Self.english) == "")
+    }
+
+    @Test func theTableReadingAgreesWithThePlainReadingOnRandomText() throws {
+        var generator = SeededGenerator.forTest("theTableReadingAgreesWithThePlainReadingOnRandomText", seed: 35_035)
+        // Digits, letters, separators and a plus in ASCII; Arabic-Indic and fullwidth digits, a Cyrillic and a
+        // German letter, a combining mark, a letter whose capital is three scalars (ŉ), a non-breaking space.
+        let pieces = Array("0123456789abcXYZ +-./()#") + ["٣", "７", "ж", "ß", "\u{301}", "ŉ", "\u{A0}", "中"]
+        for language in ["en", "nl", "de"] {
+            let words = try #require(DigitWords(language: language))
+            for _ in 0..<2_000 {
+                let length = Int.random(in: 0...24, using: &generator)
+                let text = String((0..<length).map { _ in pieces.randomElement(using: &generator)! })
+                for plus in [nil, "plus"] as [String?] {
+                    #expect(
+                        SpokenText.spoken(text, words: words, plus: plus)
+                            == SpokenText.reference(text, words: words, plus: plus),
+                        "\(language) \(text.debugDescription)")
+                }
+            }
+        }
     }
 
     @Test func aLeadingPlusIsThePlusWordAndAnyOtherPlusSeparates() {

@@ -40,7 +40,7 @@ import Testing
         }
     }
 
-    /// `data/vectors/phone-spoken.json`: `display` read aloud in en, nl and de (issue 35), over the socket.
+    /// `data/vectors/phone-spoken.json`: `display` read aloud in en, nl and de, over the socket.
     @Test func everySpokenVectorMatchesOverTheSocket() throws {
         let daemon = try Daemon.start()
         let vectors = try Vectors.cases("vectors/phone-spoken.json")

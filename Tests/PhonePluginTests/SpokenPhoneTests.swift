@@ -5,7 +5,7 @@ import Testing
 
 @testable import PhonePlugin
 
-/// `phone`'s `spoken` and `spokenLang` (issue 35): `display` read aloud in the language `locale` resolves to.
+/// `phone`'s `spoken` and `spokenLang`: `display` read aloud in the language `locale` resolves to.
 @Suite struct SpokenPhoneTests {
     let plugin: PhoneFormatter
 
