@@ -3,7 +3,7 @@ import FmtCore
 
 /// Names and language services: locale-aware sorting and sort keys (ICU collation of the requested
 /// locale), the core's language resolution, CLDR plural categories, and the product's message catalogues.
-public struct NamesPlugin: FormatterPlugin {
+public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
     public static let name = "names"
     /// The ops, in the order `info` lists them.
     public enum Op: String, PluginOp {
@@ -213,7 +213,7 @@ public struct NamesPlugin: FormatterPlugin {
                         out[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: order[position])
                         count &+= 1
                     } else {
-                        count &+= PlainText.writeDecimal(UInt32(order[position]), to: out + count)
+                        count &+= DecimalDigits.writeDecimal(UInt32(order[position]), to: out + count)
                     }
                     out[count] = UInt8(ascii: ",")
                     count &+= 1
