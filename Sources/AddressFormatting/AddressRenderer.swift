@@ -594,7 +594,7 @@ final class AddressRenderer: Sendable {
     ) {
         let capacity = SpokenText.capacity(of: postalCode, words: words)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-            let count = SpokenText.spell(postalCode, words: words, plus: nil, into: buffer.baseAddress!)
+            let count = SpokenText.spell(postalCode, words: words, plus: nil, into: buffer)
             sink.append(",\"spokenPostalCode\":\"")
             sink.append(UnsafeBufferPointer(start: buffer.baseAddress, count: count))
             sink.append(0x22)

@@ -204,16 +204,21 @@ public enum SpokenText {
         text.count &* (max(words.longest, 12) &+ 2) &+ plusCount &+ 18
     }
 
-    /// Reads `text` aloud with `words` into `out` (sized by `capacity(of:words:plusCount:)`); returns the bytes
+    /// Reads `text` aloud with `words` into `buffer` (at least `capacity(of:words:plusCount:)` bytes: checked); returns the bytes
     /// written, which need no JSON escape when `plus` needs none. `plus` is the word for a leading `+` (nil: `+`
     /// separates groups). ASCII is read from a table, a byte at a time: a digit is one 16-byte store of its word
     /// with the space before it; other scripts go through `Writer.putScalar`. `reference(_:words:plus:)` is the
     /// plain reading it is held to.
     public static func spell(
         _ text: UnsafeBufferPointer<UInt8>, words: DigitWords, plus: UnsafeBufferPointer<UInt8>?,
-        into out: UnsafeMutablePointer<UInt8>
+        into buffer: UnsafeMutableBufferPointer<UInt8>
     ) -> Int {
-        words.spaced.withUnsafeBufferPointer { spaced in
+        // One check proves every write below in bounds: `capacity` counts the most a byte of text can become.
+        precondition(
+            buffer.count >= capacity(of: text, words: words, plusCount: plus?.count ?? 0),
+            "SpokenText.spell: the buffer is smaller than its capacity")
+        let out = buffer.baseAddress!
+        return words.spaced.withUnsafeBufferPointer { spaced in
             var writer = Writer(out: out)
             var index = 0
             let count = text.count
@@ -362,8 +367,7 @@ public enum SpokenText {
                 let capacity = capacity(of: utf8, words: words, plusCount: plusBuffer.count)
                 return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
                     count = spell(
-                        utf8, words: words, plus: plus == nil ? nil : UnsafeBufferPointer(plusBuffer),
-                        into: buffer.baseAddress!)
+                        utf8, words: words, plus: plus == nil ? nil : UnsafeBufferPointer(plusBuffer), into: buffer)
                 }
             }
         }

@@ -173,54 +173,51 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
         _ names: UnsafeBufferPointer<Collator.Text>, in order: UnsafeBufferPointer<Int32>, bytes nameBytes: Int,
         escaped: Bool, to response: inout ResponseWriter
     ) {
-        // Quotes and a comma per name, five digits and a comma per index (at most `maximumNames` names).
-        let capacity = 32 &+ nameBytes &+ 9 &* order.count
+        // Quotes and a comma per name, up to ten digits and a comma per index; every write is checked (`ByteCursor`).
+        let capacity = 32 + nameBytes + 11 * order.count
         // Below ten names every index is one digit.
         let oneDigit = order.count <= 10
         response.appendEncodedMembers { bytes, afterMembers in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-                let out = buffer.baseAddress!
-                var count = 0
-                func write(_ literal: StaticString) {
-                    (out + count).copyShort(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
-                    count &+= literal.utf8CodeUnitCount
-                }
-                if afterMembers { write(",") }
-                write(#""sorted":["#)
+                let start = buffer.baseAddress!
+                var out = ByteCursor(buffer)
+                if afterMembers { out.write(",") }
+                out.write(#""sorted":["#)
                 // Each element is followed by a comma; the last one's becomes the closing bracket.
                 for position in 0..<order.count {
                     let name = names[Int(order[position])].bytes
                     if !escaped || JSONWriter.needsNoEscape(name) {
-                        out[count] = UInt8(ascii: "\"")
-                        (out + (count &+ 1)).copyShort(from: name)
-                        count &+= name.count &+ 1
-                        out[count] = UInt8(ascii: "\"")
-                        out[count &+ 1] = UInt8(ascii: ",")
-                        count &+= 2
+                        out.write(UInt8(ascii: "\""))
+                        out.write(name)
+                        out.write(UInt8(ascii: "\""))
+                        out.write(UInt8(ascii: ","))
                     } else {
-                        bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: count))
-                        count = 0
+                        bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: out.written(since: start)))
+                        out = ByteCursor(buffer)
                         JSONWriter.appendString(utf8: name, to: &bytes)
-                        out[0] = UInt8(ascii: ",")
-                        count = 1
+                        out.write(UInt8(ascii: ","))
                     }
                 }
-                if order.isEmpty { count &+= 1 }
-                count &-= 1
-                write(#"],"order":["#)
+                if order.isEmpty {
+                    out.write(UInt8(ascii: "]"))
+                } else {
+                    out.replaceLast(with: UInt8(ascii: "]"), start: start)
+                }
+                out.write(#","order":["#)
                 for position in 0..<order.count {
                     if oneDigit {
-                        out[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: order[position])
-                        count &+= 1
+                        out.write(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: order[position]))
                     } else {
-                        count &+= DecimalDigits.writeDecimal(UInt32(order[position]), to: out + count)
+                        DecimalDigits.write(UInt32(order[position]), to: &out)
                     }
-                    out[count] = UInt8(ascii: ",")
-                    count &+= 1
+                    out.write(UInt8(ascii: ","))
                 }
-                if order.isEmpty { count &+= 1 }
-                out[count &- 1] = UInt8(ascii: "]")
-                bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: count))
+                if order.isEmpty {
+                    out.write(UInt8(ascii: "]"))
+                } else {
+                    out.replaceLast(with: UInt8(ascii: "]"), start: start)
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: out.written(since: start)))
             }
         }
     }

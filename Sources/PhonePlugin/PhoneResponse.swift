@@ -24,7 +24,7 @@ enum PhoneResponse {
             + (description.phoneExtension?.count ?? 0)
         response.appendEncodedMembers { bytes, afterMembers in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-                var out = ByteCursor(buffer.baseAddress!)
+                var out = ByteCursor(buffer)
                 if afterMembers { out.write(",") }
                 out.write(description.valid ? #""valid":true,"e164":""# : #""valid":false,"e164":""#)
                 out.write(description.e164)
@@ -61,7 +61,7 @@ enum PhoneResponse {
                 out.skip(
                     PhoneSpeech.spell(
                         speech, display: description.display, phoneExtension: description.phoneExtension,
-                        into: out.pointer))
+                        into: out.remaining))
                 speech.langTail.withUnsafeBufferPointer { out.write($0) }
                 bytes.append(
                     contentsOf: UnsafeBufferPointer(
@@ -111,45 +111,9 @@ enum PhoneResponse {
             speech, display: description.display, phoneExtension: description.phoneExtension)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             let count = PhoneSpeech.spell(
-                speech, display: description.display, phoneExtension: description.phoneExtension,
-                into: buffer.baseAddress!)
+                speech, display: description.display, phoneExtension: description.phoneExtension, into: buffer)
             response.member("spoken", utf8: UnsafeBufferPointer(start: buffer.baseAddress, count: count))
         }
         response.member("spokenLang", speech.lang)
-    }
-}
-
-/// A write position in a buffer its owner sized for everything written.
-struct ByteCursor {
-    private var position: UnsafeMutablePointer<UInt8>
-
-    init(_ start: UnsafeMutablePointer<UInt8>) {
-        position = start
-    }
-
-    /// How many bytes were written from `start` on.
-    func written(since start: UnsafeMutablePointer<UInt8>) -> Int {
-        start.distance(to: position)
-    }
-
-    @inline(__always)
-    mutating func write(_ literal: StaticString) {
-        write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-
-    /// The write position, for a writer that fills the buffer itself and then `skip`s what it wrote.
-    var pointer: UnsafeMutablePointer<UInt8> { position }
-
-    /// Moves past `count` bytes written at `pointer`.
-    @inline(__always)
-    mutating func skip(_ count: Int) {
-        position += count
-    }
-
-    /// Copies `bytes` (`copyShort`: the usual short text without a call).
-    @inline(__always)
-    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-        position.copyShort(from: bytes)
-        position += bytes.count
     }
 }

@@ -95,13 +95,16 @@ struct PhoneSpeech: Sendable {
         return capacity
     }
 
-    /// Writes `display` read aloud into `out`: its main part (what comes before the extension: the extension's
+    /// Writes `display` read aloud into `out` (at least `capacity` bytes: checked): its main part (what comes before the extension: the extension's
     /// digits and the metadata's prefix for them, ` ext. `, are taken off its end), then `, `, the extension word
     /// and the extension's digits. Returns the bytes written.
     static func spell(
         _ language: Language, display: UnsafeBufferPointer<UInt8>, phoneExtension: UnsafeBufferPointer<UInt8>?,
-        into out: UnsafeMutablePointer<UInt8>
+        into out: UnsafeMutableBufferPointer<UInt8>
     ) -> Int {
+        precondition(
+            out.count >= capacity(language, display: display, phoneExtension: phoneExtension),
+            "PhoneSpeech.spell: the buffer is smaller than its capacity")
         var main = display
         if let phoneExtension, !phoneExtension.isEmpty, display.count >= phoneExtension.count,
             display.suffix(phoneExtension.count).elementsEqual(phoneExtension)
@@ -118,10 +121,12 @@ struct PhoneSpeech: Sendable {
             language.extensionLead.withUnsafeBufferPointer { lead in
                 var lead = lead
                 if written == 0 { lead = UnsafeBufferPointer(rebasing: lead[2...]) }
-                (out + written).update(from: lead.baseAddress!, count: lead.count)
+                _ = UnsafeMutableBufferPointer(rebasing: out[written...]).update(fromContentsOf: lead)
                 written &+= lead.count
             }
-            written &+= SpokenText.spell(phoneExtension, words: language.words, plus: nil, into: out + written)
+            written &+= SpokenText.spell(
+                phoneExtension, words: language.words, plus: nil,
+                into: UnsafeMutableBufferPointer(rebasing: out[written...]))
         }
         return written
     }

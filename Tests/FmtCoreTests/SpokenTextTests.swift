@@ -119,3 +119,18 @@ import Testing
         #expect(languageIsRightToLeft("az-Arab"))
     }
 }
+
+extension SpokenTextTests {
+    /// `spell` refuses a buffer smaller than the capacity of its text: one check up front keeps every write in it.
+    @Test func aBufferSmallerThanTheCapacityTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var text = "0612345678"
+            text.withUTF8 { utf8 in
+                var bytes = [UInt8](repeating: 0, count: 8)
+                _ = bytes.withUnsafeMutableBufferPointer {
+                    SpokenText.spell(utf8, words: SpokenTextTests.english, plus: nil, into: $0)
+                }
+            }
+        }
+    }
+}

@@ -269,12 +269,23 @@ import Testing
     @Test func writeDecimalAgreesWithItsDefinition() {
         for value: UInt32 in [0, 1, 9, 10, 99, 100, 9_999, 10_000, 65_535, UInt32.max] {
             let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { digits in
-                String(
-                    decoding: UnsafeBufferPointer(
-                        rebasing: digits[0..<DecimalDigits.writeDecimal(value, to: digits.baseAddress!)]), as: UTF8.self
-                )
+                var out = ByteCursor(digits)
+                DecimalDigits.write(value, to: &out)
+                return String(
+                    decoding: UnsafeBufferPointer(rebasing: digits[0..<out.written(since: digits.baseAddress!)]),
+                    as: UTF8.self)
             }
             #expect(written == String(value))
+        }
+    }
+
+    /// A number longer than what is left of the buffer traps: the digits are checked like every other write.
+    @Test func aNumberPastTheBufferTraps() async {
+        await #expect(processExitsWith: .failure) {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { digits in
+                var out = ByteCursor(digits)
+                DecimalDigits.write(12_345, to: &out)
+            }
         }
     }
 }

@@ -173,7 +173,7 @@ import Testing
                 var copy = [UInt8](repeating: 0xEE, count: count + 2)
                 copy.withUnsafeMutableBufferPointer { target in
                     text.withUnsafeBufferPointer { source in
-                        var cursor = ByteCursor(target.baseAddress!)
+                        var cursor = ByteCursor(UnsafeMutableBufferPointer(rebasing: target[0..<count]))
                         cursor.write(source)
                         #expect(cursor.written(since: target.baseAddress!) == count)
                     }
@@ -182,4 +182,23 @@ import Testing
             }
         }
     }
+
+    /// The cursor checks every write against its buffer: a capacity that is wrong traps, it never writes past.
+    @Test func aWritePastTheCursorsBufferTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var bytes = [UInt8](repeating: 0, count: 4)
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                var cursor = ByteCursor(buffer)
+                cursor.write("12345")
+            }
+        }
+        await #expect(processExitsWith: .failure) {
+            var bytes = [UInt8](repeating: 0, count: 4)
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                var cursor = ByteCursor(buffer)
+                cursor.skip(5)
+            }
+        }
+    }
+
 }

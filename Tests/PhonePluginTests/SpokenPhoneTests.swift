@@ -66,8 +66,7 @@ import Testing
                     return String(
                         decoding: [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
                             count = PhoneSpeech.spell(
-                                english, display: displayBytes, phoneExtension: extensionBytes,
-                                into: buffer.baseAddress!)
+                                english, display: displayBytes, phoneExtension: extensionBytes, into: buffer)
                         }, as: UTF8.self)
                 }
                 guard phoneExtension != nil else { return run(nil) }

@@ -1,0 +1,64 @@
+/// A write position in a buffer its owner sized for everything it writes (a plugin putting several members together
+/// on the stack before appending them to the response at once). Every write is checked against the buffer's end, so
+/// a capacity computed wrong traps instead of writing past the buffer. The cursor lives inside the closure that lends
+/// the buffer (`withUnsafeTemporaryAllocation`), and so does every pointer it gives.
+public struct ByteCursor {
+    @usableFromInline var position: UnsafeMutablePointer<UInt8>
+    @usableFromInline let end: UnsafeMutablePointer<UInt8>
+
+    /// A cursor at the start of `buffer`.
+    @inlinable
+    public init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        position = buffer.baseAddress ?? UnsafeMutablePointer(bitPattern: 8)!
+        end = position + buffer.count
+    }
+
+    /// How many bytes were written from `start` (the buffer's base) on.
+    @inlinable
+    public func written(since start: UnsafeMutablePointer<UInt8>) -> Int {
+        start.distance(to: position)
+    }
+
+    /// The rest of the buffer, for a writer that fills it itself (checked against its count) and then `skip`s what
+    /// it wrote.
+    @inlinable
+    public var remaining: UnsafeMutableBufferPointer<UInt8> {
+        UnsafeMutableBufferPointer(start: position, count: position.distance(to: end))
+    }
+
+    /// Moves past `count` bytes written at the start of `remaining`.
+    @inlinable @inline(__always)
+    public mutating func skip(_ count: Int) {
+        precondition(count >= 0 && count <= position.distance(to: end), "ByteCursor: skipped past the buffer")
+        position += count
+    }
+
+    /// Writes one byte.
+    @inlinable @inline(__always)
+    public mutating func write(_ byte: UInt8) {
+        precondition(position < end, "ByteCursor: write past the buffer")
+        position.pointee = byte
+        position += 1
+    }
+
+    /// Copies a literal.
+    @inlinable @inline(__always)
+    public mutating func write(_ literal: StaticString) {
+        write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Copies `bytes` (`copyShort`: the usual short text without a call).
+    @inlinable @inline(__always)
+    public mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        precondition(bytes.count <= position.distance(to: end), "ByteCursor: write past the buffer")
+        position.copyShort(from: bytes)
+        position += bytes.count
+    }
+
+    /// Overwrites the last byte written (a separator that turns out to be the last: `,` becomes `]`).
+    @inlinable @inline(__always)
+    public mutating func replaceLast(with byte: UInt8, start: UnsafeMutablePointer<UInt8>) {
+        precondition(position > start, "ByteCursor: nothing written to replace")
+        (position - 1).pointee = byte
+    }
+}
