@@ -324,7 +324,7 @@ struct AddressFormatConverter {
                     }
                 }
                 exampleRegion =
-                    townsRegion
+                    regions.first { childKey(of: "\(country)/\($0.key)", naming: town) != nil } ?? townsRegion
                     ?? regions.first { region in
                         guard let postalCode, let zips = region.zips else { return false }
                         return Self.prefixMatches(zips, postalCode)
@@ -333,6 +333,15 @@ struct AddressFormatConverter {
             regionsAreCodes = codes
         } else if shown.contains("region"), let namedRegion {
             exampleRegion = SubRegion(key: namedRegion, name: nil, latinName: nil, zips: nil)
+        }
+        // The example's postal code fits its region's prefixes (and its town's and district's): one of the
+        // upstream examples that does, else the region whose prefixes take the code.
+        if let region = exampleRegion, result["subRegions"] != nil, let rule = try postalCodeRule(country) {
+            if let code = coherentPostalCode(country, region: region.key, rule: rule) {
+                example = Self.setting("postalCode", .string(code), in: example)
+            } else if let prefixed = regions.first(where: { $0.zips.map { Self.prefixMatches($0, rule.example) } ?? false }) {
+                exampleRegion = prefixed
+            }
         }
         if shown.contains("region"), shown.contains("city") {
             // A region equal to the city is printed once (ES `28039 Madrid`, EG `القاهرة`).
@@ -484,7 +493,7 @@ struct AddressFormatConverter {
 
     /// The rule for a country with a `zip` pattern and an example it matches; nil without either (a pattern
     /// that is one literal code is its own example).
-    private func postalCodeRule(_ country: String) throws(ConversionError) -> PostalRule? {
+    func postalCodeRule(_ country: String) throws(ConversionError) -> PostalRule? {
         guard var zip = own("zip", country), !zip.isEmpty else { return nil }
         // The pattern is matched whole: anchors written around it (BH's `(?:^|\b)…(?:$|\b)`) say nothing more.
         for (prefix, suffix) in [("(?:^|\\b)", "(?:$|\\b)")] where zip.hasPrefix(prefix) && zip.hasSuffix(suffix) {
@@ -582,7 +591,7 @@ struct AddressFormatConverter {
     }
 
     /// Whether `pattern` (a sub-region's `sub_zips`) matches at the start of `code`, as libaddressinput uses it.
-    private static func prefixMatches(_ pattern: String, _ code: String) -> Bool {
+    static func prefixMatches(_ pattern: String, _ code: String) -> Bool {
         guard let expression = try? NSRegularExpression(pattern: "^(?:\(pattern))") else { return false }
         return expression.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil
     }

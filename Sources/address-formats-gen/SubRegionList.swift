@@ -82,4 +82,49 @@ extension AddressFormatConverter {
         if children.count > 0 { object.append("children", .object(children)) }
         return object
     }
+
+    /// The key of the sub-region under `path` that `name` names (its key, name or Latin name, without case), or nil.
+    func childKey(of path: String, naming name: String) -> String? {
+        guard !name.isEmpty, let record = sources.allRecords[path] else { return nil }
+        let lowered = name.lowercased()
+        for member in ["sub_keys", "sub_names", "sub_lnames"] {
+            let values = (record[member]?.stringValue ?? "").split(separator: "~", omittingEmptySubsequences: false)
+            if let index = values.firstIndex(where: { $0.lowercased() == lowered }) {
+                let keys = (record["sub_keys"]?.stringValue ?? "").split(separator: "~").map(String.init)
+                return index < keys.count ? keys[index] : nil
+            }
+        }
+        return nil
+    }
+
+    /// An example postal code for an address in `region` (and the example's town and district where the data
+    /// lists them) that fits the country's rule and every prefix on the way: the rule's own example where it does,
+    /// else the first of the country's examples, then the region's, the town's and the district's own; nil when
+    /// none does.
+    func coherentPostalCode(_ country: String, region: String, rule: PostalRule) -> String? {
+        var path = "\(country)/\(region)"
+        var records = [sources.allRecords[path]].compactMap(\.self)
+        let names = [
+            words["towns"]?.objectValue?[country]?.stringValue, words["districts"]?.objectValue?[country]?.stringValue,
+        ]
+        for name in names {
+            guard let name, let key = childKey(of: path, naming: name) else { break }
+            path += "/\(key)"
+            if let record = sources.allRecords[path] { records.append(record) }
+        }
+        func fits(_ code: String) -> Bool {
+            records.allSatisfy { record in
+                guard let zip = record["zip"]?.stringValue else { return true }
+                return Self.prefixMatches(zip, code)
+            }
+        }
+        if fits(rule.example) { return rule.example }
+        let candidates = ([sources.records[country]] + records).flatMap { record in
+            (record?["zipex"]?.stringValue ?? "").split(separator: ",").map(String.init)
+        }
+        for candidate in candidates {
+            if let code = Self.normalize(candidate, rule), fits(code) { return code }
+        }
+        return nil
+    }
 }
