@@ -339,7 +339,9 @@ struct AddressFormatConverter {
         if let region = exampleRegion, result["subRegions"] != nil, let rule = try postalCodeRule(country) {
             if let code = coherentPostalCode(country, region: region.key, rule: rule) {
                 example = Self.setting("postalCode", .string(code), in: example)
-            } else if let prefixed = regions.first(where: { $0.zips.map { Self.prefixMatches($0, rule.example) } ?? false }) {
+            } else if let prefixed = regions.first(where: {
+                $0.zips.map { Self.prefixMatches($0, rule.example) } ?? false
+            }) {
                 exampleRegion = prefixed
             }
         }
