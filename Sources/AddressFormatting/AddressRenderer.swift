@@ -1,4 +1,5 @@
 import FmtCore
+import Glibc
 
 /// An address as the caller sent it: trimmed field values (empty ones dropped) and the canonical country. Lives
 /// only while its request is answered: its values may point into the request's line.
@@ -107,6 +108,9 @@ final class AddressRenderer: Sendable {
     private let formatCount: Int
     /// The index of English, the language of texts for a language without a table (as `LabelTable.text`).
     private let fallbackLanguage: Int
+    /// Per language, the words `spokenPostalCode` reads digits with (ICU's spell-out rules); English's for a
+    /// language ICU has none for.
+    private let digitWords: [DigitWords]
 
     /// A run of `encoded`.
     struct Span: Sendable {
@@ -142,7 +146,7 @@ final class AddressRenderer: Sendable {
         var countryField = Span()
         /// `{"field":"country","label":"Land","value":"`: `fields`' last entry up to the country's name.
         var countryValueField = Span()
-        /// `","valueLang":"nl"}],"warnings":[`: the rest of that entry, up to the first warning.
+        /// `","valueLang":"nl"`: the rest of that entry up to its `valueDir`.
         var countryValueTail = Span()
         /// Whether the language is written in Arabic script: its country name joins Arabic text with `،`.
         var writesArabic = false
@@ -173,6 +177,8 @@ final class AddressRenderer: Sendable {
         languages = labels.languages
         formatCount = formats.count
         fallbackLanguage = labels.languages.firstIndex(of: "en") ?? 0
+        let english = DigitWords(language: "en")
+        digitWords = labels.languages.map { DigitWords(language: $0) ?? english! }
         var encoded: [UInt8] = []
         /// Appends the pieces, strings quoted and escaped and literals as they are, as one span.
         func add(_ pieces: EncodedPiece...) -> Span {
@@ -202,8 +208,7 @@ final class AddressRenderer: Sendable {
             texts.countryField = add(.literal("{\"field\":\"country\",\"label\":"), .string(countryLabel))
             texts.countryValueField = add(
                 .literal("{\"field\":\"country\",\"label\":"), .string(countryLabel), .literal(",\"value\":\""))
-            texts.countryValueTail = add(
-                .literal("\",\"valueLang\":"), .string(language), .literal("}],\"warnings\":["))
+            texts.countryValueTail = add(.literal("\",\"valueLang\":"), .string(language))
             texts.writesArabic = ArabicScript.writes(language: language)
             languageTexts.append(texts)
             let postalCodeRegion = warning(
@@ -470,7 +475,8 @@ final class AddressRenderer: Sendable {
     // MARK: - Writing
 
     /// The members of an `address` answer after the envelope: `lang`, `country`, `format`, `lines`, `linesLang`,
-    /// `oneLine`, `fields` and `warnings`.
+    /// `oneLine`, `fields` (each entry ending with `valueDir`), `warnings`, `linesDir` and, for a postal code with a
+    /// letter or more than four digits, `spokenPostalCode`: the members added last, so the others keep their place.
     func writeAddress(
         _ input: borrowing AddressInput, _ prepared: PreparedAddress, format: AddressFormat, formatIndex: Int,
         language choice: LanguageChoice, lang: String,
@@ -488,9 +494,12 @@ final class AddressRenderer: Sendable {
                     sink.appendString(values.country)
                     sink.append(encoded.span(formatTexts.formatMember))
                     let program = prepared.layout.program(arabic: prepared.arabic)
+                    var directions = LineDirections()
                     program.withBuffers { buffers in
+                        let linesStart = sink.position
                         let lineCount = writeLines(
                             values, program, buffers, countryLine: showCountry, into: &sink)
+                        sink.withWritten(from: linesStart) { directions.read(linesMember: $0) }
                         sink.append(",\"linesLang\":[")
                         let entered = showCountry ? lineCount - 1 : lineCount
                         for line in 0..<entered {
@@ -515,7 +524,7 @@ final class AddressRenderer: Sendable {
                         guard let value = values.value(field.ordinal) else { continue }
                         sink.append(encoded.span(formatTexts.valueField[field]))
                         sink.appendEscaped(value, escape: values.entries[field.ordinal].needsEscape)
-                        Self.writeValueLang(undetermined, values.textLanguage, into: &sink)
+                        Self.writeValueLang(undetermined, values.textLanguage, direction: value, into: &sink)
                     }
                     // Then the fields the layout has no place for (never left out in silence).
                     if unused != 0 {
@@ -523,12 +532,15 @@ final class AddressRenderer: Sendable {
                             guard let value = values.value(field.ordinal) else { continue }
                             sink.append(encoded.span(formatTexts.valueField[field]))
                             sink.appendEscaped(value, escape: values.entries[field.ordinal].needsEscape)
-                            Self.writeValueLang(undetermined, values.textLanguage, into: &sink)
+                            Self.writeValueLang(undetermined, values.textLanguage, direction: value, into: &sink)
                         }
                     }
                     sink.append(encoded.span(languageTexts.countryValueField))
                     sink.appendEscaped(values.countryName, escape: values.countryNeedsEscape)
                     sink.append(encoded.span(languageTexts.countryValueTail))
+                    sink.append(",\"valueDir\":")
+                    sink.append(TextDirection.of(utf8: values.countryName).quoted)
+                    sink.append("}],\"warnings\":[")
                     // Most addresses have no warning: the format's fields are gone through only for one that has.
                     var first = true
                     if prepared.warnings != 0 {
@@ -556,23 +568,56 @@ final class AddressRenderer: Sendable {
                         }
                     }
                     sink.append(0x5D)
+                    sink.append(",\"linesDir\":[")
+                    directions.write(into: &sink)
+                    sink.append(0x5D)
+                    if let postalCode = values.value(AddressField.postalCode.ordinal),
+                        SpokenText.readsPostalCode(postalCode)
+                    {
+                        Self.writeSpoken(postalCode, words: digitWords[language], into: &sink)
+                    }
                 }
             }
         }
     }
 
     /// The end of a `fields` entry after its value: `","valueLang":` with the text's language (`"und"` when it is
-    /// undetermined) and `},`.
+    /// undetermined), `,"valueDir":` with the direction of `value`'s first strong character, and `},`: each tail
+    /// one literal.
     @inline(__always)
     private static func writeValueLang(
-        _ undetermined: Bool, _ textLanguage: UnsafeBufferPointer<UInt8>, into sink: inout ByteSink
+        _ undetermined: Bool, _ textLanguage: UnsafeBufferPointer<UInt8>, direction value: UnsafeBufferPointer<UInt8>,
+        into sink: inout ByteSink
     ) {
+        let direction = TextDirection.of(utf8: value)
         if undetermined {
-            sink.append("\",\"valueLang\":\"und\"},")
+            switch direction {
+            case .ltr: sink.append("\",\"valueLang\":\"und\",\"valueDir\":\"ltr\"},")
+            case .rtl: sink.append("\",\"valueLang\":\"und\",\"valueDir\":\"rtl\"},")
+            case .auto: sink.append("\",\"valueLang\":\"und\",\"valueDir\":\"auto\"},")
+            }
         } else {
             sink.append("\",\"valueLang\":")
             sink.append(textLanguage)
-            sink.append("},")
+            switch direction {
+            case .ltr: sink.append(",\"valueDir\":\"ltr\"},")
+            case .rtl: sink.append(",\"valueDir\":\"rtl\"},")
+            case .auto: sink.append(",\"valueDir\":\"auto\"},")
+            }
+        }
+    }
+
+    /// `,"spokenPostalCode":"…"`: the shown postal code read aloud with `words` (`SpokenText`), which needs no
+    /// escape (digit words are checked plain at load, letters and marks never need one).
+    private static func writeSpoken(
+        _ postalCode: UnsafeBufferPointer<UInt8>, words: DigitWords, into sink: inout ByteSink
+    ) {
+        let capacity = SpokenText.capacity(of: postalCode, words: words)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            let count = SpokenText.spell(postalCode, words: words, plus: nil, into: buffer.baseAddress!)
+            sink.append(",\"spokenPostalCode\":\"")
+            sink.append(UnsafeBufferPointer(start: buffer.baseAddress, count: count))
+            sink.append(0x22)
         }
     }
 
@@ -923,6 +968,75 @@ final class AddressRenderer: Sendable {
                     ShownValues(
                         input.values, hidden: prepared.hidden, country: input.country, countryName: countryName,
                         textLanguage: textLanguage, buffer: buffer, entries: entries)!)
+            }
+        }
+    }
+}
+
+/// The direction of each line of an answer's `lines` (`TextDirection`, by its first strong character), read back
+/// from the written member: two bits a line for the first 32 lines, the rest (a value of many lines) in an array.
+struct LineDirections {
+    private var packed: UInt64 = 0
+    private var count = 0
+    private var more: [TextDirection] = []
+
+    private mutating func append(_ direction: TextDirection) {
+        if count < 32 {
+            let bits: UInt64 =
+                switch direction {
+                case .ltr: 1
+                case .rtl: 2
+                case .auto: 0
+                }
+            packed |= bits << (2 * UInt64(count))
+        } else {
+            more.append(direction)
+        }
+        count += 1
+    }
+
+    /// Reads `,"lines":["…","…"]` as `writeLines` writes it: each string's inside, escapes and all, up to its first
+    /// strong character (`TextDirection.of(jsonStringContent:in:from:)`), then on to its closing quote with
+    /// `memchr`, a quote after an odd run of backslashes being inside the string.
+    mutating func read(linesMember json: UnsafeBufferPointer<UInt8>) {
+        guard let base = json.baseAddress else { return }
+        let count = json.count
+        var index = 0
+        while index < count && json[index] != 0x5B { index &+= 1 }
+        index &+= 1
+        while index < count && json[index] == 0x22 {
+            index &+= 1
+            let (direction, stop) = TextDirection.ofJSONString(json, from: index)
+            append(direction)
+            index = stop
+            // `stop` is the closing quote, or the strong character: find the quote that ends the string.
+            while index < count && json[index] != 0x22 {
+                guard let quote = memchr(base + index, 0x22, count &- index) else {
+                    index = count
+                    break
+                }
+                index = UnsafeRawPointer(quote).assumingMemoryBound(to: UInt8.self) - base
+                var backslashes = 0
+                while index &- backslashes > stop && json[index &- backslashes &- 1] == 0x5C { backslashes &+= 1 }
+                if backslashes & 1 == 1 { index &+= 1 }
+            }
+            index &+= 1
+            if index < count && json[index] == 0x2C { index &+= 1 }
+        }
+    }
+
+    /// The directions, quoted and separated by commas.
+    func write(into sink: inout ByteSink) {
+        for line in 0..<count {
+            if line > 0 { sink.append(0x2C) }
+            if line < 32 {
+                switch packed >> (2 * UInt64(line)) & 3 {
+                case 1: sink.append(TextDirection.ltr.quoted)
+                case 2: sink.append(TextDirection.rtl.quoted)
+                default: sink.append(TextDirection.auto.quoted)
+                }
+            } else {
+                sink.append(more[line - 32].quoted)
             }
         }
     }

@@ -177,6 +177,16 @@ struct ByteSink: ~Copyable {
         text.withUTF8 { appendEscaped($0) }
     }
 
+    /// The bytes written from `start` (a `position`) on, lent to `body`: where they are still in the buffer on the
+    /// stack, there; else after the buffer is flushed into the final bytes.
+    mutating func withWritten<Result>(from start: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if start >= bytes.count {
+            return body(UnsafeBufferPointer(start: base + (start &- bytes.count), count: position &- start))
+        }
+        flush()
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start...])) }
+    }
+
     /// Everything written, the bytes the sink started with first.
     consuming func finish() -> [UInt8] {
         flush()

@@ -507,3 +507,10 @@ extension String {
         count <= length ? self : prefix(length) + "…"
     }
 }
+
+/// A plugin whose loaded data the copy rules were checked on: the host reports its findings (log, `stats`,
+/// `fmtd --check`) without knowing which plugin it is.
+public protocol CopyRuleChecked {
+    /// The findings of the copy rules on the plugin's catalogues, in the order the checker found them.
+    var copyFindings: [CopyFinding] { get }
+}

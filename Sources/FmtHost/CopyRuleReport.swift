@@ -1,6 +1,5 @@
 import CopyRules
 import FmtCore
-import NameServices
 
 /// The copy rules' findings of a generation, for the log, `stats` and `fmtd --check`: warnings about the loaded
 /// catalogues, never a reason to refuse them.
@@ -8,9 +7,10 @@ public enum CopyRuleReport {
     /// The most findings logged one by one per load; the rest are counted in one line (`fmtd --check` lists all).
     public static let maximumLogged = 50
 
-    /// The findings of `set`'s catalogues (none when the names plugin is not enabled).
+    /// The findings of `set`'s catalogues: every plugin that checks its data with the copy rules (`CopyRuleChecked`,
+    /// today the names plugin), in the set's order; none when no such plugin is enabled.
     public static func findings(in set: PluginSet) -> [CopyFinding] {
-        set.plugins.lazy.compactMap { $0 as? NamesPlugin }.first?.copyFindings ?? []
+        set.plugins.flatMap { ($0 as? any CopyRuleChecked)?.copyFindings ?? [] }
     }
 
     /// `stats.copyRules`: how many findings the serving catalogues have, in all and per rule.

@@ -168,12 +168,22 @@ public enum ProtocolDescription {
                 Field("oneLine", "string", "the address on one line, without name and organization"),
                 Field(
                     "fields", "array",
-                    "`field`, `label`, `value`, `valueLang` (as `linesLang`) of each field shown, in display order"),
+                    "`field`, `label`, `value`, `valueLang` (as `linesLang`), `valueDir` (as `linesDir`) of each field "
+                        + "shown, in display order"),
                 Field(
                     "warnings", "array",
                     "`code`, `field`, `message`: postal_code_format, postal_code_region, missing_required, "
                         + "region_unknown, city_unknown, district_unknown, field_not_used (a value shown where the "
                         + "country's format has no place for it)"),
+                Field(
+                    "linesDir", "array of strings",
+                    "parallel to `lines`, by each line's first strong character: `rtl` (bidi class R or AL: Hebrew, "
+                        + "Arabic), `ltr` (L), `auto` (none: digits and punctuation only)"),
+                Field(
+                    "spokenPostalCode", "string, optional",
+                    "only for a postal code with a letter or more than four digits: read aloud in `lang`, each digit "
+                        + "as ICU's spell-out word, each letter as the capital, groups joined by `, ` (`1017 CD`: "
+                        + "`one zero one seven, C D`)"),
             ],
             errors: "invalid_field on address, address.country, address.language, address.<name>, viewerRegion or "
                 + "locale.",
@@ -234,6 +244,9 @@ public enum ProtocolDescription {
                     "defaultRegion", "string, optional",
                     "region for a number without a country code: any two letters, ZZ for none"),
                 Field("viewerRegion", "string, required", "region of the reader, ZZ when unknown: decides `display`"),
+                Field(
+                    "locale", "string or array, optional, default en", "the viewer's language: the language of `spoken`"
+                ),
             ],
             response: [
                 Field("valid", "boolean", "whether the metadata knows the number"),
@@ -249,7 +262,15 @@ public enum ProtocolDescription {
                     "possibleReason", "string",
                     "IS_POSSIBLE, IS_POSSIBLE_LOCAL_ONLY, INVALID_COUNTRY_CODE, TOO_SHORT, ..."),
                 Field("dialFrom", "string", "how to dial it from viewerRegion"),
-            ], errors: "invalid_number on number (with reason); invalid_field on number, viewerRegion, defaultRegion.",
+                Field(
+                    "spoken", "string",
+                    "`display` read aloud digit by digit in `spokenLang` (ICU's spell-out words: zero … nine, nul … "
+                        + "negen, null … neun), groups as `display` separates them joined by `, `, a leading + and an "
+                        + "extension with the language's words (`plus three one, six, …, extension one two`)"),
+                Field("spokenLang", "string", "the language of `spoken`: the served language `locale` resolves to"),
+            ],
+            errors:
+                "invalid_number on number (with reason); invalid_field on number, viewerRegion, defaultRegion, locale.",
             example: #"{"op":"phone","number":"06 12345678","defaultRegion":"NL","viewerRegion":"BE"}"#),
         Op(
             name: "phoneMatch", summary: "Whether two numbers are the same, as libphonenumber's isNumberMatch.",
@@ -272,9 +293,14 @@ public enum ProtocolDescription {
                 Field("region", "string, required", "the region (any two letters)"),
                 Field("type", "string, optional, default fixedLine", "mobile, tollFree, ..."),
                 Field("viewerRegion", "string, optional, default region", "decides display; ZZ when unknown"),
+                Field("locale", "string or array, optional, default en", "the language of `spoken`, as for phone"),
             ],
-            response: [Field("valid", "boolean", "and the other members of phone, in phone's order")],
-            errors: "no_example on type or region; invalid_field on region, type, viewerRegion.",
+            response: [
+                Field(
+                    "valid", "boolean",
+                    "and the other members of phone, in phone's order, `spoken` and `spokenLang` too")
+            ],
+            errors: "no_example on type or region; invalid_field on region, type, viewerRegion, locale.",
             example: #"{"op":"phoneExample","region":"NL","type":"mobile","viewerRegion":"NL"}"#),
         Op(
             name: "sort", summary: "Sorts names with the requested locale's collation.",
@@ -378,7 +404,12 @@ public enum ProtocolDescription {
                 Field("key", "string, required", "screen.element.variant"), locale,
                 Field("args", "object, optional", "the message's named arguments"),
             ],
-            response: [lang, Field("text", "string", "the rendered message")],
+            response: [
+                lang, Field("text", "string", "the rendered message"),
+                Field(
+                    "dir", "string",
+                    "`rtl` when ICU writes the text's language right to left (uloc_isRightToLeft: ar, he), else `ltr`"),
+            ],
             errors: "unknown_key on key; invalid_field on key, locale or args.<name>.",
             example:
                 #"{"op":"message","key":"contacts.details_updated","locale":"nl","args":{"count":2,"name":"Anna"}}"#

@@ -3,7 +3,7 @@ import FmtCore
 
 /// Names and language services: locale-aware sorting and sort keys (ICU collation of the requested
 /// locale), the core's language resolution, CLDR plural categories, and the product's message catalogues.
-public struct NamesPlugin: FormatterPlugin {
+public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
     public static let name = "names"
     /// The ops, in the order `info` lists them.
     public enum Op: String, PluginOp {
@@ -45,6 +45,9 @@ public struct NamesPlugin: FormatterPlugin {
     private let catalogue: MessageCatalogue
     /// The longest key in bytes: a longer `key` names no message, and is refused before it is hashed.
     private let longestKey: Int
+    /// The catalogues' languages that ICU writes right to left (`uloc_isRightToLeft`), for `message`'s `dir`:
+    /// none of the shipped three; an `ar` or `he` catalogue would be.
+    private let rightToLeft: Set<String>
     /// The `languages` member of `language` without a tag, written once at load.
     private let languages: JSONValue
     private let info: JSONObject
@@ -62,6 +65,9 @@ public struct NamesPlugin: FormatterPlugin {
         catalogue = try MessageCatalogue(loading: data, messages: &messages)
         copyFindings = CopyChecker.check(messages, rules: try Self.copyRules(data))
         longestKey = catalogue.entries.keys.map(\.utf8.count).max() ?? 0
+        var catalogueLanguages = Set<String>()
+        for entry in catalogue.entries.values { catalogueLanguages.formUnion(entry.languages.keys) }
+        rightToLeft = catalogueLanguages.filter(languageIsRightToLeft)
         let supported = resolver.supported
         languages = .array(
             supported.map { language in
@@ -207,7 +213,7 @@ public struct NamesPlugin: FormatterPlugin {
                         out[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: order[position])
                         count &+= 1
                     } else {
-                        count &+= PlainText.writeDecimal(UInt32(order[position]), to: out + count)
+                        count &+= DecimalDigits.writeDecimal(UInt32(order[position]), to: out + count)
                     }
                     out[count] = UInt8(ascii: ",")
                     count &+= 1
@@ -545,6 +551,7 @@ public struct NamesPlugin: FormatterPlugin {
         let text = try message.format(values)
         response.member("lang", language)
         response.member("text", text)
+        response.member("dir", rightToLeft.contains(language) ? "rtl" : "ltr")
     }
 
     private static func argument(

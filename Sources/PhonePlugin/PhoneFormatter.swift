@@ -19,6 +19,9 @@ public struct PhoneFormatter: FormatterPlugin {
     public static let file = "phone-metadata.json"
 
     private let engine: PhoneEngine
+    /// The words `spoken` is read with, per served language.
+    private let speech: PhoneSpeech
+    private let resolver: LocaleResolver
     public let dataInfo: JSONObject
 
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
@@ -30,6 +33,8 @@ public struct PhoneFormatter: FormatterPlugin {
             throw Self.dataError(error)
         }
         engine = PhoneEngine(metadata: metadata)
+        speech = try PhoneSpeech(loading: data, languages: environment.resolver.supported)
+        resolver = environment.resolver
         dataInfo = [
             "source": .string(data.sourceDescription),
             "version": .string(metadata.version),
@@ -47,8 +52,9 @@ public struct PhoneFormatter: FormatterPlugin {
         }
     }
 
-    /// Answers `{"op":"phone","number":…,"defaultRegion":…,"viewerRegion":…}` with `valid, e164, region, type,
-    /// national, international, rfc3966, display, extension, possible, possibleReason, dialFrom`, in that order.
+    /// Answers `{"op":"phone","number":…,"defaultRegion":…,"viewerRegion":…,"locale":…}` with `valid, e164, region,
+    /// type, national, international, rfc3966, display, extension, possible, possibleReason, dialFrom, spoken,
+    /// spokenLang`, in that order: `spoken` is `display` read aloud in the language `locale` resolves to.
     /// The number is read where it lies in the request's line (no `String` is made of it); it is read first, so a
     /// request without one is refused for that whatever its regions.
     private func phone(_ fields: RequestFields, into response: inout ResponseWriter) throws {
@@ -62,10 +68,11 @@ public struct PhoneFormatter: FormatterPlugin {
                             "The field \"viewerRegion\" is required: the viewer's ISO 3166-1 alpha-2 region (e.g. NL), "
                             + "or ZZ when it is not known.")
                 }
+                let speech = speech.language(try fields.locale(resolver).language)
                 do throws(PhoneParseError) {
                     try engine.describe(
                         utf8: number, defaultRegion: defaultRegion?.code, viewerRegion: viewerRegion.code
-                    ) { Self.write($0, to: &response) }
+                    ) { Self.write($0, speech: speech, to: &response) }
                 } catch {
                     throw PhoneNumberError.invalidNumber(error)
                 }
@@ -109,8 +116,8 @@ public struct PhoneFormatter: FormatterPlugin {
         }
     }
 
-    /// Answers `{"op":"phoneExample","region":…,"type":…,"viewerRegion":…}` with the example number as `phone`
-    /// describes it; `type` defaults to `fixedLine`, `viewerRegion` to `region`.
+    /// Answers `{"op":"phoneExample","region":…,"type":…,"viewerRegion":…,"locale":…}` with the example number as
+    /// `phone` describes it; `type` defaults to `fixedLine`, `viewerRegion` to `region`.
     private func example(_ fields: RequestFields, into response: inout ResponseWriter) throws {
         guard let region = try fields.region("region", accepting: .anyLetters) else {
             throw CoreError.invalidField(
@@ -118,11 +125,12 @@ public struct PhoneFormatter: FormatterPlugin {
         }
         let type = try fields.enum("type", as: PhoneNumberType.self, noun: "a phone number type") ?? .fixedLine
         let viewerRegion = try Self.viewerRegion(fields) ?? region
+        let speech = speech.language(try fields.locale(resolver).language)
         guard let number = engine.exampleNumber(region: region.code, type: type) else {
             throw PhoneNumberError.noExample(
                 region: region.code, type: type, hasPlan: engine.metadata.countryCode(forRegion: region.code) != nil)
         }
-        engine.describe(number, viewerRegion: viewerRegion.code) { Self.write($0, to: &response) }
+        engine.describe(number, viewerRegion: viewerRegion.code) { Self.write($0, speech: speech, to: &response) }
     }
 
     /// `defaultRegion` as libphonenumber reads a region: any two ASCII letters (aliases such as `UK` canonical).
@@ -139,8 +147,10 @@ public struct PhoneFormatter: FormatterPlugin {
     }
 
     /// The members of a description, in their wire order, straight from the engine's bytes.
-    static func write(_ description: PhoneDescriptionBytes, to response: inout ResponseWriter) {
-        PhoneResponse.write(description, to: &response)
+    static func write(
+        _ description: PhoneDescriptionBytes, speech: PhoneSpeech.Language, to response: inout ResponseWriter
+    ) {
+        PhoneResponse.write(description, speech: speech, to: &response)
     }
 
     private static func dataError(_ error: PhoneMetadataError) -> DataError {

@@ -4,17 +4,22 @@ import PhoneNumbers
 /// The members of a `phone` answer written in one pass into one buffer and appended to the response at once:
 /// twelve members through `ResponseWriter` cost twelve escape checks and stagings. Every text of a description is
 /// made of digits and the metadata's separators, so it needs no escape; one that does (metadata can hold anything)
-/// goes through the writer's members instead, which escape.
+/// goes through the writer's members instead, which escape. `spoken` is made of words checked at load and of the
+/// display's digits and letters, so it never needs one.
 enum PhoneResponse {
-    /// The members of a description, in their wire order.
-    static func write(_ description: PhoneDescriptionBytes, to response: inout ResponseWriter) {
+    /// The members of a description, in their wire order, with `spoken` and `spokenLang` in `speech`'s language.
+    static func write(
+        _ description: PhoneDescriptionBytes, speech: PhoneSpeech.Language, to response: inout ResponseWriter
+    ) {
         guard isPlain(description) else {
-            writeMembers(description, to: &response)
+            writeMembers(description, speech: speech, to: &response)
             return
         }
         // The member names, quotes and commas with the longest type and reason names are under 250 bytes.
         let capacity =
-            250 + description.e164.count + description.national.count + description.international.count
+            250 + speech.langTail.count
+            + PhoneSpeech.capacity(speech, display: description.display, phoneExtension: description.phoneExtension)
+            + description.e164.count + description.national.count + description.international.count
             + description.rfc3966.count + description.display.count + description.dialFrom.count
             + (description.phoneExtension?.count ?? 0)
         response.appendEncodedMembers { bytes, afterMembers in
@@ -52,7 +57,12 @@ enum PhoneResponse {
                 out.write(description.possibleReasonName)
                 out.write(#"","dialFrom":""#)
                 out.write(description.dialFrom)
-                out.write("\"")
+                out.write(#"","spoken":""#)
+                out.skip(
+                    PhoneSpeech.spell(
+                        speech, display: description.display, phoneExtension: description.phoneExtension,
+                        into: out.pointer))
+                speech.langTail.withUnsafeBufferPointer { out.write($0) }
                 bytes.append(
                     contentsOf: UnsafeBufferPointer(
                         start: buffer.baseAddress, count: out.written(since: buffer.baseAddress!)))
@@ -74,7 +84,9 @@ enum PhoneResponse {
     }
 
     /// The members through the writer, each escaped as any string.
-    static func writeMembers(_ description: PhoneDescriptionBytes, to response: inout ResponseWriter) {
+    static func writeMembers(
+        _ description: PhoneDescriptionBytes, speech: PhoneSpeech.Language, to response: inout ResponseWriter
+    ) {
         response.member("valid", description.valid)
         response.member("e164", utf8: description.e164)
         if let region = description.region {
@@ -95,6 +107,15 @@ enum PhoneResponse {
         response.member("possible", description.possible)
         response.member("possibleReason", utf8: description.possibleReasonName)
         response.member("dialFrom", utf8: description.dialFrom)
+        let capacity = PhoneSpeech.capacity(
+            speech, display: description.display, phoneExtension: description.phoneExtension)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            let count = PhoneSpeech.spell(
+                speech, display: description.display, phoneExtension: description.phoneExtension,
+                into: buffer.baseAddress!)
+            response.member("spoken", utf8: UnsafeBufferPointer(start: buffer.baseAddress, count: count))
+        }
+        response.member("spokenLang", speech.lang)
     }
 }
 
@@ -114,6 +135,15 @@ struct ByteCursor {
     @inline(__always)
     mutating func write(_ literal: StaticString) {
         write(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// The write position, for a writer that fills the buffer itself and then `skip`s what it wrote.
+    var pointer: UnsafeMutablePointer<UInt8> { position }
+
+    /// Moves past `count` bytes written at `pointer`.
+    @inline(__always)
+    mutating func skip(_ count: Int) {
+        position += count
     }
 
     /// Copies `bytes` (`copyShort`: the usual short text without a call).

@@ -16,9 +16,11 @@ struct AddressCommand: Subcommand {
                 Without field options, shows the address format of country CC: its fields with their labels in the
                 viewer's language, the line layout, the one-line template, the postal-code pattern and the example
                 address rendered; with --language, the layout for text in that language (ja-Latn: Japan's Latin
-                one). With field options, formats that address by the convention of country CC. With --regions,
-                lists the country's regions (with --region, that region's cities or districts; with --city too, that
-                city's districts) as a form offers them, sorted for the viewer.
+                one). With field options, formats that address by the convention of country CC, then says how a
+                screen reader should read its postal code (one with letters or more than four digits, in the
+                viewer's language) and which lines run right to left (an address entered in Arabic or Hebrew). With
+                --regions, lists the country's regions (with --region, that region's cities or districts; with --city
+                too, that city's districts) as a form offers them, sorted for the viewer.
                 """,
             options: [
                 .text(
@@ -114,8 +116,21 @@ struct AddressCommand: Subcommand {
         }
     }
 
+    /// The lines, then what a screen reader or a right-to-left layout needs (the postal code read aloud, which
+    /// lines run right to left: `linesDir`), then the warnings.
     private static func renderAddress(_ response: JSONObject) -> String {
         var lines = strings(response["lines"])
+        if let spoken = response["spokenPostalCode"]?.stringValue {
+            lines.append("postal code read aloud: " + spoken)
+        }
+        let rightToLeft = strings(response["linesDir"]).enumerated().filter { $0.element == "rtl" }.map {
+            $0.offset + 1
+        }
+        if !rightToLeft.isEmpty {
+            lines.append(
+                (rightToLeft.count == 1 ? "right to left: line " : "right to left: lines ")
+                    + rightToLeft.map(String.init).joined(separator: ", "))
+        }
         for warning in response["warnings"]?.arrayValue ?? [] {
             lines.append("warning: " + (warning.objectValue?.text("message") ?? ""))
         }

@@ -8,13 +8,14 @@ struct PhoneCommand: Subcommand {
     static var spec: CommandSpec<QueryOptions> {
         CommandSpec(
             name: "fmtq phone", summary: summary,
-            usage: ["fmtq phone NUMBER --viewer-region REGION [--default-region REGION]"],
+            usage: ["fmtq phone NUMBER --viewer-region REGION [--default-region REGION] [--locale TAG]"],
             description: """
                 Parses, validates and formats a phone number with libphonenumber's rules and the daemon's numbering-plan
                 metadata. The first line is the display form: national when the number belongs to the viewer's region,
-                international otherwise. Then validity, type, region and the E.164, national, international and
-                RFC 3966 forms (and the extension, when there is one), whether its length is possible (with
-                libphonenumber's reason) and how to dial it from the viewer's region.
+                international otherwise. Then how a screen reader should read it (digit by digit, in the language of
+                --locale), validity, type, region and the E.164, national, international and RFC 3966 forms (and the
+                extension, when there is one), whether its length is possible (with libphonenumber's reason) and how
+                to dial it from the viewer's region.
                 """,
             arguments: [
                 CommandArgument(
@@ -32,6 +33,7 @@ struct PhoneCommand: Subcommand {
                         "the region of a number written without a country code, e.g. NL for 06 12345678 (ZZ for none)",
                     default: "--viewer-region: a person typing a local number means their own region",
                     \.defaultRegion),
+                .locale("the viewer's language tag, the language the number is read aloud in, e.g. nl, de-AT"),
             ],
             epilogue: """
                 Examples:
@@ -55,11 +57,14 @@ struct PhoneCommand: Subcommand {
         var request: JSONObject = ["op": "phone", "number": .string(number)]
         request.append("defaultRegion", .string(options.defaultRegion ?? viewerRegion))
         request.append("viewerRegion", .string(viewerRegion))
+        if let locale = options.locale { request.append("locale", .string(locale)) }
         return request
     }
 
     static func render(_ response: JSONObject) -> String {
-        var rows: [(String, String)] = [
+        var rows: [(String, String)] = []
+        if let spoken = response["spoken"]?.stringValue, !spoken.isEmpty { rows.append(("spoken", spoken)) }
+        rows += [
             ("valid", response["valid"] == .bool(true) ? "yes" : "no"),
             ("type", response.text("type")),
             ("region", response["region"]?.stringValue ?? "none (no single region)"),
@@ -140,7 +145,7 @@ struct PhoneExampleCommand: Subcommand {
     static var spec: CommandSpec<QueryOptions> {
         CommandSpec(
             name: "fmtq phone-example", summary: summary,
-            usage: ["fmtq phone-example REGION [--type TYPE] [--viewer-region REGION]"],
+            usage: ["fmtq phone-example REGION [--type TYPE] [--viewer-region REGION] [--locale TAG]"],
             description: """
                 Shows libphonenumber's example number of a type for a region (a placeholder for a phone field), as
                 fmtq phone shows a number: the display form for the viewer's region first (the region itself unless
@@ -156,6 +161,7 @@ struct PhoneExampleCommand: Subcommand {
                 .text(
                     "--viewer-region", "REGION", help: "the viewer's ISO 3166-1 region (default: REGION)",
                     \.viewerRegion),
+                .locale("the viewer's language tag, the language the number is read aloud in, e.g. nl, de-AT"),
             ],
             epilogue: """
                 Examples:
@@ -172,6 +178,7 @@ struct PhoneExampleCommand: Subcommand {
         var request: JSONObject = ["op": "phoneExample", "region": .string(region)]
         if let type = options.numberType { request.append("type", .string(type)) }
         if let viewerRegion = options.viewerRegion { request.append("viewerRegion", .string(viewerRegion)) }
+        if let locale = options.locale { request.append("locale", .string(locale)) }
         return request
     }
 

@@ -64,7 +64,11 @@ import Testing
             for member in table {
                 let text = member.value.stringValue ?? ""
                 #expect(!text.contains("!"), "\(language) \(member.key)")
-                #expect(text.first?.isUppercase == true || text.hasPrefix("{"), "\(language) \(member.key)")
+                // `phone.spoken.*` are words read inside `spoken` (`plus drie een, …, toestel acht negen`), written
+                // as mid-sentence: lower case but for German nouns.
+                if !member.key.hasPrefix("phone.spoken.") {
+                    #expect(text.first?.isUppercase == true || text.hasPrefix("{"), "\(language) \(member.key)")
+                }
                 if language == "nl" {
                     let words = Set(text.lowercased().split(whereSeparator: { !$0.isLetter }))
                     #expect(words.isDisjoint(with: ["u", "uw"]), "nl \(member.key) uses formal u")

@@ -76,7 +76,7 @@ import Testing
         let daemon = try Daemon.start()
         let line = try daemon.request(
             #"{"op":"message","id":9,"key":"contacts.details_updated","locale":"nl","args":{"count":2,"name":"Anna"}}"#)
-        #expect(line == #"{"id":9,"ok":true,"lang":"nl","text":"Anna heeft 2 gegevens bijgewerkt"}"#)
+        #expect(line == #"{"id":9,"ok":true,"lang":"nl","text":"Anna heeft 2 gegevens bijgewerkt","dir":"ltr"}"#)
         let english = try daemon.requestObject(
             #"{"op":"message","key":"contacts.details_updated","locale":"fr-FR","args":{"count":1,"name":"Zoë"}}"#)
         #expect(english["lang"] == "en")

@@ -8,7 +8,7 @@ import Testing
 @Suite struct PhoneVectorTests {
     static let memberOrder = [
         "id", "ok", "valid", "e164", "region", "type", "national", "international", "rfc3966", "display", "extension",
-        "possible", "possibleReason", "dialFrom",
+        "possible", "possibleReason", "dialFrom", "spoken", "spokenLang",
     ]
 
     static func vectors() throws -> [JSONObject] {
@@ -38,6 +38,27 @@ import Testing
                 #expect(response[member.key] == member.value, "\(member.key) for \(label)")
             }
         }
+    }
+
+    /// `data/vectors/phone-spoken.json`: `display` read aloud in en, nl and de, over the socket.
+    @Test func everySpokenVectorMatchesOverTheSocket() throws {
+        let daemon = try Daemon.start()
+        let vectors = try Vectors.cases("vectors/phone-spoken.json")
+        #expect(vectors.count >= 12)
+        var languages = Set<String>()
+        for (index, vector) in vectors.enumerated() {
+            let input = vector["input"]?.objectValue ?? [:]
+            let expected = vector["expected"]?.objectValue ?? [:]
+            let response = try daemon.requestObject(Self.request(input, id: index))
+            let label = JSONWriter.string(.object(input))
+            #expect(response.keys == Self.memberOrder, "\(label)")
+            #expect(expected["spoken"] != nil, "\(label)")
+            for member in expected {
+                #expect(response[member.key] == member.value, "\(member.key) for \(label)")
+            }
+            if let lang = expected["spokenLang"]?.stringValue { languages.insert(lang) }
+        }
+        #expect(languages == ["en", "nl", "de"])
     }
 
     /// Reasons as PyPI phonenumbers 9.0.35 raises them for the same input and default region.
@@ -250,6 +271,7 @@ import Testing
         #expect(
             foreign.stdout == """
                 +32 2 555 12 34
+                  spoken         plus three two, two, five five five, one two, three four
                   valid          yes
                   type           fixedLine
                   region         BE
@@ -272,6 +294,18 @@ import Testing
         #expect(home.stdout.hasPrefix("020 7946 0958 x42\n"))
         #expect(home.stdout.contains("  extension      42\n"))
         #expect(home.stdout.hasSuffix("  dial           020 7946 0958 x42\n"))
+
+        // The spoken form in the language of --locale: GB's extension prefix ` x` is left out, its word read.
+        let dutch = try run(
+            Paths.fmtq,
+            [
+                "--socket", daemon.socketPath, "phone", "020 7946 0958 ext. 42", "--default-region", "GB",
+                "--viewer-region", "GB", "--locale", "nl-BE",
+            ])
+        #expect(dutch.status == 0, "\(dutch.stderr)")
+        #expect(
+            dutch.stdout.contains(
+                "  spoken         nul twee nul, zeven negen vier zes, nul negen vijf acht, toestel vier twee\n"))
     }
 
     @Test func fmtqPhoneReportsUpstreamsReasonAndUsageMistakes() throws {

@@ -26,7 +26,7 @@ import Testing
 
     @Test func issueExampleInDutch() throws {
         let response = try text("contacts.details_updated", "nl", ["count": 2, "name": "Anna"])
-        #expect(response == ["lang": "nl", "text": "Anna heeft 2 gegevens bijgewerkt"])
+        #expect(response == ["lang": "nl", "text": "Anna heeft 2 gegevens bijgewerkt", "dir": "ltr"])
     }
 
     @Test func pluralFormsFollowTheLanguageOfTheText() throws {
@@ -64,7 +64,7 @@ import Testing
 
     @Test func unsupportedLanguageGetsEnglish() throws {
         let response = try text("contacts.birthday.today", "fr-FR", ["name": "Zoë"])
-        #expect(response == ["lang": "en", "text": "Zoë has a birthday today"])
+        #expect(response == ["lang": "en", "text": "Zoë has a birthday today", "dir": "ltr"])
     }
 
     /// The language is remembered by the locale's text: one plugin answers a run of locales (spellings of one tag,
@@ -179,12 +179,12 @@ import Testing
             try plugin.answer(
                 #"{"op":"message","key":"billing.invoice.sent","locale":"\#(locale)","args":{"count":3}}"#)
         }
-        #expect(try request("nl") == ["lang": "nl", "text": "3 facturen verstuurd"])
-        #expect(try request("de") == ["lang": "en", "text": "3 invoices sent"])
+        #expect(try request("nl") == ["lang": "nl", "text": "3 facturen verstuurd", "dir": "ltr"])
+        #expect(try request("de") == ["lang": "en", "text": "3 invoices sent", "dir": "ltr"])
         #expect(
             try plugin.answer(
                 #"{"op":"message","key":"app.greeting.hello","locale":"de","args":{"name":"Jo"}}"#)
-                == ["lang": "en", "text": "Hello Jo"])
+                == ["lang": "en", "text": "Hello Jo", "dir": "ltr"])
     }
 
     @Test func languagesWithDifferentKeysAreRefusedNamingKeyAndFile() throws {
@@ -298,5 +298,37 @@ import Testing
         let plugin = try loadPlugin(NamesPlugin.self, dataDirectory: dataDirectory.path, configDirectory: nil)
         let request = #"{"op":"message","key":"app.sync.state","args":{"service":"google"}}"#
         #expect(try plugin.answer(request)["text"] == "google via Google")
+    }
+}
+
+/// `message` answers `dir`, the direction ICU writes the text's language in (`uloc_isRightToLeft`): `ltr` for the
+/// shipped three, `rtl` for a right-to-left catalogue.
+@Suite struct MessageDirectionTests {
+    @Test func theShippedLanguagesAreLeftToRight() throws {
+        let plugin = try loadPlugin(NamesPlugin.self)
+        for locale in ["en", "nl", "de-AT", "ar"] {
+            let response = try plugin.answer(
+                #"{"op":"message","key":"contacts.details_updated","locale":""# + locale
+                    + #"","args":{"count":2,"name":"Anna"}}"#)
+            #expect(response["dir"] == "ltr", "\(locale)")
+            #expect(response.keys == ["lang", "text", "dir"])
+        }
+    }
+
+    @Test func anArabicOrHebrewCatalogueIsRightToLeft() throws {
+        let dataDirectory = try TemporaryDirectory([
+            "translations/en.json": "{}", "translations/ar.json": "{}", "translations/he.json": "{}",
+            "messages/en.json": #"{"app.greeting.hello": "Hello {name}"}"#,
+            "messages/ar.json": #"{"app.greeting.hello": "مرحبا {name}"}"#,
+            "messages/he.json": #"{"app.greeting.hello": "שלום {name}"}"#,
+        ])
+        let plugin = try loadPlugin(NamesPlugin.self, dataDirectory: dataDirectory.path, configDirectory: nil)
+        func answer(_ locale: String) throws -> JSONObject {
+            try plugin.answer(
+                #"{"op":"message","key":"app.greeting.hello","locale":""# + locale + #"","args":{"name":"Anna"}}"#)
+        }
+        #expect(try answer("ar-EG") == ["lang": "ar", "text": "مرحبا Anna", "dir": "rtl"])
+        #expect(try answer("he") == ["lang": "he", "text": "שלום Anna", "dir": "rtl"])
+        #expect(try answer("en") == ["lang": "en", "text": "Hello Anna", "dir": "ltr"])
     }
 }

@@ -271,7 +271,8 @@ import Testing
             let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { digits in
                 String(
                     decoding: UnsafeBufferPointer(
-                        rebasing: digits[0..<PlainText.writeDecimal(value, to: digits.baseAddress!)]), as: UTF8.self)
+                        rebasing: digits[0..<DecimalDigits.writeDecimal(value, to: digits.baseAddress!)]), as: UTF8.self
+                )
             }
             #expect(written == String(value))
         }

@@ -20,9 +20,9 @@ import Testing
     static func bothWritings(_ description: PhoneDescriptionBytes, afterMembers: Bool) -> (fast: [UInt8], slow: [UInt8])
     {
         var fast = ResponseWriter(bytes: [UInt8(ascii: "{")], afterMembers: afterMembers)
-        PhoneResponse.write(description, to: &fast)
+        PhoneResponse.write(description, speech: PhoneSpeech.english, to: &fast)
         var slow = ResponseWriter(bytes: [UInt8(ascii: "{")], afterMembers: afterMembers)
-        PhoneResponse.writeMembers(description, to: &slow)
+        PhoneResponse.writeMembers(description, speech: PhoneSpeech.english, to: &slow)
         return (fast.bytes, slow.bytes)
     }
 

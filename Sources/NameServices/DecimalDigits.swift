@@ -1,5 +1,5 @@
-/// Byte helpers for writing names straight into a response.
-enum PlainText {
+/// Decimal numbers written as ASCII digits straight into a response (`sort`'s `order`).
+enum DecimalDigits {
     /// Writes `value` in decimal at `out`, returning how many digits it wrote (at most 10).
     @inline(__always)
     static func writeDecimal(_ value: UInt32, to out: UnsafeMutablePointer<UInt8>) -> Int {
