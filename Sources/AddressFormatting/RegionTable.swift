@@ -198,11 +198,12 @@ final class RegionTable: Sendable {
         }
 
         /// Indexes `string` as a name of `entry` under `parent`, with its lower-cased form where that is not its
-        /// ASCII letters lowered (`Île` → `île`).
-        mutating func name(_ string: String, entry: Int, parent: Int) {
+        /// ASCII letters lowered (`Île` → `île`). A value found by it is shown as `shownAs` (an ISO code is shown
+        /// as the region's Latin name: `JP-13` as `Tokyo`), else as `string` is spelled.
+        mutating func name(_ string: String, entry: Int, parent: Int, shownAs: String? = nil) {
             guard !string.isEmpty else { return }
-            let spelling = text(string)
-            names.append(Name(text: spelling, spelling: spelling, entry: Int32(entry), parent: Int32(parent)))
+            let spelling = text(shownAs ?? string)
+            names.append(Name(text: text(string), spelling: spelling, entry: Int32(entry), parent: Int32(parent)))
             let lowered = string.lowercased()
             let asciiLowered = String(
                 decoding: string.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
@@ -302,9 +303,11 @@ final class RegionTable: Sendable {
                 name(names[offset], entry: index, parent: parent)
                 name(latinNames[offset], entry: index, parent: parent)
                 name(fullLatinNames[offset], entry: index, parent: parent)
-                name(isoCodes[offset], entry: index, parent: parent)
+                // A code is typed in Latin letters: the region it finds is shown by its Latin name, else its name.
+                let named = [latinNames[offset], names[offset], key].first { !$0.isEmpty } ?? key
+                name(isoCodes[offset], entry: index, parent: parent, shownAs: named)
                 if isRoot, !isoCodes[offset].isEmpty {
-                    name("\(country)-\(isoCodes[offset])", entry: index, parent: parent)
+                    name("\(country)-\(isoCodes[offset])", entry: index, parent: parent, shownAs: named)
                 }
             }
             for (language, values) in translated {
