@@ -18,6 +18,8 @@ final class AddressFormat: Sendable {
     let requiredBits: UInt16
     let postalCode: PostalCodeRule?
     let regions: RegionCodes?
+    /// The country's regions, and their cities and districts where the data lists them.
+    let subRegions: RegionTable?
     /// Fields left out of the lines when their shown value equals another field's (`region` equal to `city`
     /// is printed once: `28039 Madrid`), as pairs of the field left out and the field it is compared with.
     let dropWhenEqual: [(dropped: AddressField, kept: AddressField)]
@@ -34,7 +36,7 @@ final class AddressFormat: Sendable {
     private static let members: Set<WireName> = Set(
         [
             "lines", "oneLine", "latin", "local", "separatorRule", "labels", "required", "postalCode", "regionCodes",
-            "regionAliases", "dropWhenEqual", "example",
+            "regionAliases", "subRegions", "dropWhenEqual", "example",
         ].map(
             WireName.init))
 
@@ -131,6 +133,13 @@ final class AddressFormat: Sendable {
             throw fail("regionAliases", "needs regionCodes")
         } else {
             regions = nil
+        }
+
+        if entry["subRegions"] != nil {
+            guard fields.contains(.region) else { throw fail("subRegions", "is set but no line shows region") }
+            subRegions = try RegionTable(entry.member("subRegions"), country: key)
+        } else {
+            subRegions = nil
         }
 
         var dropWhenEqual: [(dropped: AddressField, kept: AddressField)] = []

@@ -29,6 +29,8 @@ public struct AddressPlugin: FormatterPlugin {
     /// Per format (as `FormatCatalog.ordered`), its example as `addressFormat` shows it when no `language` is sent:
     /// the same for every such request, so it is prepared once, at load.
     private let examples: [PreparedExample]
+    /// `addressFormat`'s `regions`, with the orders worked out for viewers so far.
+    private let regionListing = RegionListing()
     public let dataInfo: JSONObject
 
     public init(loading data: DataStore, environment: PluginEnvironment) throws {
@@ -67,6 +69,7 @@ public struct AddressPlugin: FormatterPlugin {
             "version": .string(catalog.version),
             "checksum": .string(catalog.checksum),
             "countries": JSONValue(catalog.countries),
+            "subRegions": .number(JSONNumber(catalog.ordered.reduce(0) { $0 + ($1.subRegions?.entries.count ?? 0) })),
             "localFiles": JSONValue(catalog.localFiles),
         ]
     }
@@ -125,11 +128,71 @@ public struct AddressPlugin: FormatterPlugin {
             exampleInput = Self.exampleInput(format, country: country, language: language, isLatin: isLatin)
             example = renderer.prepare(&exampleInput, format: format)
         }
+        let listed = try regionList(request, format: format, country: country)
         renderer.writeDescription(
             format, formatIndex: index, language: viewerLanguage,
             lang: locale.language, layout: layout,
             isLatin: isLatin, arabic: arabic, countryName: countryName, example: exampleInput, example,
             showCountry: viewer?.code != country, into: &response)
+        if let table = format.subRegions, let listed {
+            for (name, entry) in listed.path {
+                table.withBytes(table.entries[entry].key) { response.member(name, utf8: $0) }
+            }
+            regionListing.write(
+                table, formatIndex: index, parent: listed.parent, country: country, viewer: locale.requested,
+                into: &response)
+        }
+    }
+
+    /// Which list `addressFormat` gives: the regions, or with `region` that region's cities, or with `region` and
+    /// `city` that city's districts (each found as `address` finds it); with the members naming the keys found
+    /// (`region`, `city`). Nil for a country without sub-regions; a value that names none fails the request.
+    private func regionList(
+        _ request: RequestFields, format: AddressFormat, country: String
+    ) throws(CoreError) -> (parent: Int, path: [(StaticString, Int)])? {
+        let region = try listedValue(request, "region")
+        let city = try listedValue(request, "city")
+        if city != nil, region == nil {
+            throw .invalidField(
+                "city", message: "The field \"city\" lists a city's districts: send its \"region\" too.")
+        }
+        guard let table = format.subRegions else {
+            guard region == nil else {
+                throw .invalidField("region", message: "\(country) has no list of regions in the address data.")
+            }
+            return nil
+        }
+        var parent = -1
+        var path: [(StaticString, Int)] = []
+        for (name, value) in [("region" as StaticString, region), ("city", city)] {
+            guard var value else { break }
+            var found = value.withUTF8 { table.find($0, under: parent)?.entry }
+            if found == nil, parent < 0, let code = format.regions?.code(for: value) {
+                var code = code
+                found = code.withUTF8 { table.find($0, under: -1)?.entry }
+            }
+            guard let found else {
+                let shown = value.unicodeScalars.count > 64 ? String(value.unicodeScalars.prefix(64)) + "…" : value
+                throw .invalidField(
+                    "\(name)",
+                    message:
+                        "\"\(shown)\" is not one of the \(parent < 0 ? "regions of \(country)" : "cities of that region") "
+                        + "(a key, name, Latin name or ISO code that addressFormat lists).")
+            }
+            parent = found
+            path.append((name, found))
+        }
+        return (parent, path)
+    }
+
+    /// A trimmed `region` or `city` of `addressFormat`, nil when absent or blank.
+    private func listedValue(_ request: RequestFields, _ name: String) throws(CoreError) -> String? {
+        guard let text = try request.string(name) else { return nil }
+        let trimmed = PlainText.trimmed(text)
+        guard trimmed.utf8.count <= RegionTable.maximumNameBytes else {
+            throw .invalidField(name, message: "The field \"\(name)\" is longer than any region's name.")
+        }
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     /// A format's example address as entered, before `AddressRenderer.prepare` turns it into the shown one.

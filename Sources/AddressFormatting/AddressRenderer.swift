@@ -83,11 +83,14 @@ struct PreparedAddress: Sendable {
     /// Whether the text is Arabic script: the layout's commas are written `،`.
     let arabic: Bool
     /// The fields with a warning, by `AddressField.ordinal`: `missing_required` when the field has no value,
-    /// else `postal_code_format` (postal code) or `region_unknown` (region). A field has at most one.
+    /// else `postal_code_format` or `postal_code_region` (postal code), `region_unknown`, `city_unknown` or
+    /// `district_unknown` (`AddressValidation`). A field has at most one.
     let warnings: UInt16
     /// The field left out of the lines and the one-line form because it equals another (`dropWhenEqual`), or
     /// nil; `fields` still lists it.
     let hidden: AddressField?
+    /// Whether the postal code's warning is `postal_code_region` rather than `postal_code_format`.
+    var postalCodeRegion = false
 }
 
 /// Formats an address with its country's format in the viewer's language, writing the response's members as
@@ -161,8 +164,10 @@ final class AddressRenderer: Sendable {
         var missingRequired = FieldSpans()
         /// The whole `postal_code_format` warning object, with the example code.
         var postalCodeFormat = Span()
-        /// The whole `region_unknown` warning object.
-        var regionUnknown = Span()
+        /// The whole `postal_code_region` warning object.
+        var postalCodeRegion = Span()
+        /// The whole `region_unknown`, `city_unknown` or `district_unknown` warning object, for those fields.
+        var unknown = FieldSpans()
         /// The whole `field_not_used` warning object for each field.
         var notUsed = FieldSpans()
     }
@@ -206,8 +211,10 @@ final class AddressRenderer: Sendable {
             texts.countryValueTail = add(.literal("\",\"valueLang\":"), .string(language))
             texts.writesArabic = ArabicScript.writes(language: language)
             languageTexts.append(texts)
-            let regionUnknown = warning(
-                "region_unknown", .region, labels.text("address.warning.region_unknown", language: language))
+            let postalCodeRegion = warning(
+                "postal_code_region", .postalCode,
+                labels.text("address.warning.postal_code_region", language: language))
+            var unknownTexts: [FieldLabelKey: Span] = [:]
             // Formats share label keys and example codes: each text is worded and encoded once per language.
             var fieldTexts: [FieldLabelKey: (field: Span, valueField: Span, missing: Span, notUsed: Span)] = [:]
             var postalCodeWarnings: [String: Span] = [:]
@@ -252,7 +259,21 @@ final class AddressRenderer: Sendable {
                     entry.postalCodeFormat = warning("postal_code_format", .postalCode, message)
                     postalCodeWarnings[example] = entry.postalCodeFormat
                 }
-                entry.regionUnknown = regionUnknown
+                entry.postalCodeRegion = postalCodeRegion
+                for (field, code) in [
+                    (AddressField.region, "region_unknown"), (.city, "city_unknown"),
+                    (.district, "district_unknown"),
+                ] {
+                    let key = FieldLabelKey(field: field, labelKey: format.labelKeys[field] ?? field.defaultLabelKey)
+                    if let known = unknownTexts[key] {
+                        entry.unknown[field] = known
+                    } else {
+                        let label = labels.text(key.labelKey, language: language)
+                        let message = labels.text("address.warning.\(code)", language: language, ["field": label])
+                        entry.unknown[field] = warning(code, field, message)
+                        unknownTexts[key] = entry.unknown[field]
+                    }
+                }
                 formatTexts.append(entry)
             }
         }
@@ -332,20 +353,15 @@ final class AddressRenderer: Sendable {
             case .unconfirmed: warnings |= 1 << AddressField.postalCode.ordinal
             }
         }
-        if let regions = format.regions, let value = input.values[.region] {
-            if let code = value.withUTF8({ regions.code(utf8: $0) }) {
-                input.values[.region] = .string(code)
-            } else {
-                warnings |= 1 << AddressField.region.ordinal
-            }
-        }
+        let postalCodeRegion = AddressValidation.check(&input, format: format, warnings: &warnings)
         var hidden: AddressField?
         for (dropped, kept) in format.dropWhenEqual {
             if let value = input.values[dropped], let other = input.values[kept], Self.sameText(value, other) {
                 hidden = dropped
             }
         }
-        return PreparedAddress(layout: layout, arabic: arabic, warnings: warnings, hidden: hidden)
+        return PreparedAddress(
+            layout: layout, arabic: arabic, warnings: warnings, hidden: hidden, postalCodeRegion: postalCodeRegion)
     }
 
     /// What a postal-code rule makes of an entered code: the code as entered (most are), another text, or none (a
@@ -535,7 +551,11 @@ final class AddressRenderer: Sendable {
                             if values.value(field.ordinal) == nil {
                                 span = formatTexts.missingRequired[field]
                             } else {
-                                span = field == .postalCode ? formatTexts.postalCodeFormat : formatTexts.regionUnknown
+                                span =
+                                    field != .postalCode
+                                    ? formatTexts.unknown[field]
+                                    : prepared.postalCodeRegion
+                                        ? formatTexts.postalCodeRegion : formatTexts.postalCodeFormat
                             }
                             sink.append(encoded.span(span))
                         }

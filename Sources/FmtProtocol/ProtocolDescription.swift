@@ -172,8 +172,9 @@ public enum ProtocolDescription {
                         + "shown, in display order"),
                 Field(
                     "warnings", "array",
-                    "`code`, `field`, `message`: postal_code_format, missing_required, region_unknown, field_not_used (a "
-                        + "value shown where the country's format has no place for it)"),
+                    "`code`, `field`, `message`: postal_code_format, postal_code_region, missing_required, "
+                        + "region_unknown, city_unknown, district_unknown, field_not_used (a value shown where the "
+                        + "country's format has no place for it)"),
                 Field(
                     "linesDir", "array of strings",
                     "parallel to `lines`, by each line's first strong character: `rtl` (bidi class R or AL: Hebrew, "
@@ -197,6 +198,10 @@ public enum ProtocolDescription {
                 Field(
                     "language", "string, optional",
                     "as address.language: the layout described (ja-Latn: JP's Latin one; absent: the local one)"),
+                Field(
+                    "region", "string, optional",
+                    "a region (key, name, Latin name or ISO code): `regions` lists its cities or districts"),
+                Field("city", "string, optional", "with `region`, a city: `regions` lists its districts"),
             ],
             response: [
                 lang, Field("country", "string", "the country code"),
@@ -210,7 +215,13 @@ public enum ProtocolDescription {
                 Field("oneLine", "string", "the one-line template"),
                 Field("postalCode", "object or null", "`pattern`, `example`"),
                 Field("example", "object", "`address`, `lines`, `oneLine`"),
-            ], errors: "invalid_field on country, language, viewerRegion or locale.",
+                Field("region", "string, optional", "the key of the region sent"),
+                Field("city", "string, optional", "the key of the city sent"),
+                Field(
+                    "regions", "array, optional",
+                    "for a country with sub-regions: `key`, `name`, `latinName`, `isoCode`, `viewerName`, "
+                        + "`postalCodePrefixes` of each region (or city or district), in the viewer's collation"),
+            ], errors: "invalid_field on country, language, region, city, viewerRegion or locale.",
             example: #"{"op":"addressFormat","country":"BE","locale":"nl"}"#),
         Op(
             name: "date", summary: "Formats a calendar date in the viewer's locale; the year only when shared.",

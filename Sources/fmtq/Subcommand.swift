@@ -13,6 +13,8 @@ struct QueryOptions {
     var yearShared = false
     /// Address fields by wire name (`houseNumber`), from `--house-number` and its siblings.
     var fields: [String: String] = [:]
+    /// `--regions` of `address`: list a country's regions (or, with `--region`, a region's cities).
+    var regions = false
     var pid: Int32?
     var timeout = 30.0
     var openMetrics = false

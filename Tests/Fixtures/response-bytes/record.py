@@ -123,8 +123,9 @@ def requests():
     lines = []
     for path in sorted((ROOT / "data" / "vectors").glob("*.json")):
         document = json.loads(path.read_text())
-        op = {"address-format.json": None, "address-countries.json": None, "date-format.json": "date",
-              "phone-format.json": "phone", "names-search.json": None, "phone-spoken.json": "phone"}[path.name]
+        op = {"address-format.json": None, "address-countries.json": None, "address-validation.json": None,
+              "date-format.json": "date", "phone-format.json": "phone", "names-search.json": None,
+              "phone-spoken.json": "phone"}[path.name]
         for case in document["cases"]:
             request = dict(case.get("request") or case.get("input"))
             if op and "op" not in request:

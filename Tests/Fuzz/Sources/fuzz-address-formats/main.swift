@@ -32,6 +32,7 @@ enum AddressFormatsTarget {
                     ]
                     _ = try plugin.handle(Request(op: "address", fields: fields))
                 }
+                checkRegions(plugin, described, country: code, locale: locale, example: example)
                 let written = languages[index % languages.count]
                 var address = example
                 address["district"] = .string(written.district)
@@ -42,6 +43,45 @@ enum AddressFormatsTarget {
                 let answer = try plugin.handle(
                     Request(op: "address", fields: ["address": .object(address), "locale": .string(language)]))
                 checkLanguages(answer, text: written.tag)
+            }
+        }
+    }
+
+    /// `regions` (where the country has sub-regions) lists entries with a key each, and the first one's list below
+    /// it is asked for by that key; an address with a region, city and district no list has gets only the known
+    /// warning codes, and its region is listed in `fields` as entered.
+    static func checkRegions(
+        _ plugin: AddressPlugin, _ described: JSONObject, country: String, locale: String, example: JSONObject
+    ) {
+        expectWireErrorsOnly {
+            let regions = (described["regions"]?.arrayValue ?? []).compactMap(\.objectValue)
+            guard regions.allSatisfy({ $0["key"]?.stringValue?.isEmpty == false }) else {
+                Fuzz.fail("a region without a key in \(regions)")
+            }
+            if let key = regions.first?["key"]?.stringValue {
+                let fields: JSONObject = [
+                    "country": .string(country), "region": .string(key), "locale": .string(locale),
+                ]
+                let below = try plugin.handle(Request(op: "addressFormat", fields: fields))
+                guard below["region"]?.stringValue == key else { Fuzz.fail("region \(key) answered as \(below)") }
+            }
+            var address = example
+            address["region"] = "Nowhere Land"
+            address["city"] = "Nowhere"
+            address["district"] = "Nowhere"
+            let answer = try plugin.handle(Request(op: "address", fields: ["address": .object(address)]))
+            let known: Set<String> = [
+                "missing_required", "postal_code_format", "postal_code_region", "region_unknown", "city_unknown",
+                "district_unknown", "field_not_used",
+            ]
+            for warning in answer["warnings"]?.arrayValue ?? [] {
+                let code = warning.objectValue?["code"]?.stringValue ?? ""
+                guard known.contains(code) else { Fuzz.fail("unknown warning \(code)") }
+            }
+            // Nothing entered is lost: the unknown region is listed with its value as entered.
+            let fields = (answer["fields"]?.arrayValue ?? []).compactMap(\.objectValue)
+            guard fields.contains(where: { $0["field"] == "region" && $0["value"] == "Nowhere Land" }) else {
+                Fuzz.fail("the unknown region is not listed as entered: \(fields)")
             }
         }
     }
