@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "CICU", dependencies: ["CICULink"]),
 
         // Protocol types, JSON codec, locale resolution, plugin API and registry.
-        .target(name: "FmtCore", dependencies: ["CICU"]),
+        .target(name: "FmtCore", dependencies: ["CICU", "CSystem"]),
         // epoll event loops, connections, listener, sd_notify, signals, logging.
         .target(name: "FmtServer", dependencies: ["FmtCore", "CSystem"]),
         // The client side of the socket: connection, pipelining, typed calls (fmtq, fmtbench, tests, services).

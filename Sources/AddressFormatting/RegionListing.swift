@@ -68,7 +68,7 @@ final class RegionListing: Sendable {
     private func order(_ table: RegionTable, formatIndex: Int, parent: Int, viewer: LanguageTag) -> [Int32] {
         let tag = viewer.description
         let key = OrderKey(format: formatIndex, parent: parent, tag: tag)
-        let (known, collator) = state.withLock { state -> ([Int32]?, RegionCollator?) in
+        let (known, collator) = state.withTracedLock { state -> ([Int32]?, RegionCollator?) in
             if let order = state.orders[key] { return (order, nil) }
             if let collator = state.collators[tag] { return (nil, collator) }
             return (nil, nil)
@@ -90,7 +90,7 @@ final class RegionListing: Sendable {
                 }
             }
         }
-        state.withLock { state in
+        state.withTracedLock { state in
             if state.orders.count >= Self.orderLimit { state.orders = [:] }
             state.orders[key] = order
             if let sorter, state.collators[tag] == nil {

@@ -67,14 +67,14 @@ final class TerritoryCache: Sendable {
         }
         let key = language * Self.regionKeys + region
         let id = locale.icuLocale
-        let known = rows.withLock { rows -> String? in
+        let known = rows.withTracedLock { rows -> String? in
             let row = Int(rows.byKey[key])
             guard row >= 0, rows.ids[row] == id else { return nil }
             return rows.names[row][slot]
         }
         if let known { return known }
         let name = Territory.name(code, locale: locale)
-        rows.withLock { rows in
+        rows.withTracedLock { rows in
             let row = Int(rows.byKey[key])
             if row >= 0 {
                 if rows.ids[row] == id { rows.names[row][slot] = name }

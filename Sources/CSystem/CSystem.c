@@ -248,3 +248,20 @@ int csys_pin_mmap_threshold(int bytes) {
     errno = EINVAL;
     return -1;
 }
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CSYS_THREAD_SANITIZER 1
+#endif
+#endif
+
+#ifdef CSYS_THREAD_SANITIZER
+void __tsan_acquire(void *address);
+void __tsan_release(void *address);
+
+void csys_tsan_acquire(const void *address) { __tsan_acquire((void *)address); }
+void csys_tsan_release(const void *address) { __tsan_release((void *)address); }
+#else
+void csys_tsan_acquire(const void *address) { (void)address; }
+void csys_tsan_release(const void *address) { (void)address; }
+#endif

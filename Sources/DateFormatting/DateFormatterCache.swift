@@ -23,9 +23,9 @@ final class DateFormatterCache: Sendable {
     /// The cached entry, creating it on a miss. Fails only when ICU cannot serve the locale or skeleton.
     func entry(locale: String, skeleton: String) throws(CoreError) -> Entry {
         let key = Key(locale: locale, skeleton: skeleton)
-        if let entry = entries.withLock({ $0[key] }) { return entry }
+        if let entry = entries.withTracedLock({ $0[key] }) { return entry }
 
-        let pattern = try generators.withLock { generators throws(CoreError) -> String in
+        let pattern = try generators.withTracedLock { generators throws(CoreError) -> String in
             let generator: ICUPatternGenerator
             if let existing = generators[locale] {
                 generator = existing
@@ -47,7 +47,7 @@ final class DateFormatterCache: Sendable {
             throw .internal("ICU cannot format the pattern \"\(pattern)\" in \(locale)")
         }
         let entry = Entry(pattern: pattern, formatter: formatter)
-        return entries.withLock { entries in
+        return entries.withTracedLock { entries in
             if let raced = entries[key] { return raced }
             entries[key] = entry
             return entry

@@ -13,6 +13,8 @@ public enum FmtClientError: Error, Sendable, Equatable, CustomStringConvertible 
     case malformedResponse(String)
     /// The daemon answered `"ok":false`.
     case daemon(FmtResponseError)
+    /// The daemon answered `"ok":true`, but a member the op's result type reads is missing or of another type.
+    case undecodable(FmtDecodingError)
 
     public var description: String {
         switch self {
@@ -21,6 +23,7 @@ public enum FmtClientError: Error, Sendable, Equatable, CustomStringConvertible 
         case .timedOut: "no answer from the daemon within the timeout"
         case .malformedResponse(let line): "the daemon sent something that is not a JSON object: \(line)"
         case .daemon(let error): error.description
+        case .undecodable(let error): error.description
         }
     }
 }

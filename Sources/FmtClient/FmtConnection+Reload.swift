@@ -56,7 +56,7 @@ extension FmtConnection {
     private func reloadCounters() throws(FmtReloadError) -> FmtReloadCounters {
         let response: JSONObject
         do {
-            response = try stats()
+            response = try call(["op": "stats"])
         } catch {
             throw .connection(error)
         }

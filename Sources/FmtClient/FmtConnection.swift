@@ -13,7 +13,7 @@ import Glibc
 ///
 /// let fmtd = try FmtConnection()  // FMTD_SOCKET, else /run/fmtd/fmtd.sock
 /// let phone = try fmtd.phone("+31 20 794 0958", viewerRegion: "NL")
-/// print(phone["display"]?.stringValue ?? "")  // 020 794 0958
+/// print(phone.display)  // 020 794 0958
 /// do {
 ///     _ = try fmtd.date("1990-13-01", locale: "nl")
 /// } catch {

@@ -22,9 +22,9 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
     public func value<Failure: Error>(
         for key: Key, orMake make: () throws(Failure) -> Value?
     ) throws(Failure) -> Value? {
-        if let cached = entries.withLock({ $0[key] }) { return cached }
+        if let cached = entries.withTracedLock({ $0[key] }) { return cached }
         guard let value = try make() else { return nil }
-        return entries.withLock { entries in
+        return entries.withTracedLock { entries in
             if let raced = entries[key] { return raced }
             if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
             entries[key] = value
@@ -34,6 +34,6 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// How many entries are held now.
     public var count: Int {
-        entries.withLock { $0.count }
+        entries.withTracedLock { $0.count }
     }
 }

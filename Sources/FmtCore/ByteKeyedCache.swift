@@ -32,9 +32,9 @@ public final class ByteKeyedCache<Value: Sendable>: Sendable {
         let hash = ByteKeyedTable<Value>.hash(key, seed: seed)
         // The table only reads the key's bytes while the lock is held, and copies them to keep them.
         let lent = ByteKeyedTable<Value>.LentKey(bytes: key)
-        if let cached = table.withLock({ $0.find(lent.bytes, hash: hash) }) { return cached }
+        if let cached = table.withTracedLock({ $0.find(lent.bytes, hash: hash) }) { return cached }
         guard let value = try make() else { return nil }
-        return table.withLock { $0.insert(value, for: lent.bytes, hash: hash) }
+        return table.withTracedLock { $0.insert(value, for: lent.bytes, hash: hash) }
     }
 
     /// The value remembered for `key`, or nil: a hit costs a hash, a lock and a lookup, with no closure to build
@@ -44,12 +44,12 @@ public final class ByteKeyedCache<Value: Sendable>: Sendable {
         guard key.count <= longestKey else { return nil }
         let hash = ByteKeyedTable<Value>.hash(key, seed: seed)
         let lent = ByteKeyedTable<Value>.LentKey(bytes: key)
-        return table.withLock { $0.find(lent.bytes, hash: hash) }
+        return table.withTracedLock { $0.find(lent.bytes, hash: hash) }
     }
 
     /// How many entries are held now.
     public var count: Int {
-        table.withLock { $0.count }
+        table.withTracedLock { $0.count }
     }
 }
 

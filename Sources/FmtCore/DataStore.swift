@@ -386,8 +386,8 @@ final class DataReadLog: Sendable {
     private let inputs = Mutex<[DataInput: DataFingerprint]>([:])
 
     func record(_ input: DataInput, _ fingerprint: DataFingerprint) {
-        inputs.withLock { $0[input] = fingerprint }
+        inputs.withTracedLock { $0[input] = fingerprint }
     }
 
-    var recorded: [DataInput: DataFingerprint] { inputs.withLock { $0 } }
+    var recorded: [DataInput: DataFingerprint] { inputs.withTracedLock { $0 } }
 }

@@ -118,15 +118,15 @@ public final class PluginRegistry: Sendable {
 
     /// The current generation; cheap enough to take per request.
     public var current: PluginSet {
-        state.withLock { $0.set }
+        state.withTracedLock { $0.set }
     }
 
     public var store: DataStore {
-        state.withLock { $0.store }
+        state.withTracedLock { $0.store }
     }
 
     public var lastReload: ReloadRecord {
-        reloads.withLock { $0 }
+        reloads.withTracedLock { $0 }
     }
 
     /// Reloads from `store` (default: the current one). A plugin whose files all read the same as last time keeps
@@ -135,7 +135,7 @@ public final class PluginRegistry: Sendable {
     @discardableResult
     public func reload(from newStore: DataStore? = nil) -> Result<PluginSet, DataError> {
         let started = ContinuousClock.now
-        let (previous, previousStore, previousInputs) = state.withLock { ($0.set, $0.store, $0.inputs) }
+        let (previous, previousStore, previousInputs) = state.withTracedLock { ($0.set, $0.store, $0.inputs) }
         let result: Result<PluginSet, DataError>
         var kept: [String] = []
         do throws(DataError) {
@@ -157,7 +157,7 @@ public final class PluginRegistry: Sendable {
                 }
             }
             result = .success(
-                state.withLock { state in
+                state.withTracedLock { state in
                     let set = PluginSet(
                         plugins: loaded.map(\.plugin), generation: state.set.generation + 1, environment: environment)
                     state = (set, store.closed, loaded.map(\.inputs))
@@ -167,7 +167,7 @@ public final class PluginRegistry: Sendable {
             result = .failure(error)
         }
         let micros = Int(started.duration(to: .now).wholeMicroseconds)
-        reloads.withLock { record in
+        reloads.withTracedLock { record in
             record.lastDurationMicroseconds = micros
             switch result {
             case .success:

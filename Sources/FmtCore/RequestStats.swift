@@ -74,7 +74,7 @@ public final class RequestStats: Sendable {
     /// A new shard for one writer (an event loop), merged into every reading from now on.
     public func makeShard() -> Shard {
         let shard = Shard(ops: order.count)
-        shards.withLock { $0.append(shard) }
+        shards.withTracedLock { $0.append(shard) }
         return shard
     }
 
@@ -91,7 +91,7 @@ public final class RequestStats: Sendable {
         shared.recordShared(slot: slot, failed: failed, nanoseconds: nanoseconds)
     }
 
-    private var allShards: [Shard] { shards.withLock { $0 } }
+    private var allShards: [Shard] { shards.withTracedLock { $0 } }
 
     /// The histogram's upper bounds as `stats` reports them: every other power of two of nanoseconds from 1024 ns
     /// (about 1 µs) to 2^28 ns (about 268 ms), which are bucket edges, so the counts below them are exact.

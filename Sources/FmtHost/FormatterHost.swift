@@ -33,9 +33,9 @@ public final class FormatterHost: Sendable {
         // `stats` reports the dispatcher's own counters, which exist only once the dispatcher does.
         let stats = Mutex<RequestStats?>(nil)
         let builtins = BuiltinOps.make(
-            registry: { registry }, stats: { stats.withLock { $0 } }, counters: counters)
+            registry: { registry }, stats: { stats.withTracedLock { $0 } }, counters: counters)
         let dispatcher = Dispatcher(registry: registry, builtins: builtins, onInternalError: onInternalError)
-        stats.withLock { $0 = dispatcher.stats }
+        stats.withTracedLock { $0 = dispatcher.stats }
         self.registry = registry
         self.dispatcher = dispatcher
         self.counters = counters

@@ -48,7 +48,7 @@ public final class Admission: Sendable {
     /// Takes a slot for a connection from `uid`, or says which limit refuses it. Every admitted connection must be
     /// released exactly once.
     public func admit(uid: UInt32) -> Decision {
-        state.withLock { state in
+        state.withTracedLock { state in
             guard state.open < state.limit else { return .overGlobalLimit(limit: state.limit) }
             let held = state.perUID[uid, default: 0]
             guard held < maxPerUID else { return .overPerUIDLimit(uid: uid, limit: maxPerUID) }
@@ -60,7 +60,7 @@ public final class Admission: Sendable {
 
     /// Gives back the slot an admitted connection from `uid` held.
     public func release(uid: UInt32) {
-        state.withLock { state in
+        state.withTracedLock { state in
             guard let held = state.perUID[uid], held > 0 else { return }
             state.open -= 1
             state.perUID[uid] = held == 1 ? nil : held - 1
@@ -69,12 +69,12 @@ public final class Admission: Sendable {
 
     /// Lowers the global limit (never raises it); connections already admitted stay.
     public func lowerGlobalLimit(to limit: Int) {
-        state.withLock { $0.limit = min($0.limit, max(1, limit)) }
+        state.withTracedLock { $0.limit = min($0.limit, max(1, limit)) }
     }
 
     /// The counts now, taken under the lock.
     public var snapshot: Snapshot {
-        state.withLock { state in
+        state.withTracedLock { state in
             Snapshot(
                 open: state.open, limit: state.limit, uids: state.perUID.count,
                 busiestUID: state.perUID.values.max() ?? 0)

@@ -242,7 +242,7 @@ final class EventLoop: @unchecked Sendable {
         let nothingWaiting = fd < 0 && (failure == EAGAIN || failure == EWOULDBLOCK)
         guard !nothingWaiting else { return false }
         counters.acceptOutOfDescriptors.add(1, ordering: .relaxed)
-        if let suppressed = counters.outOfDescriptorsLog.withLock({ $0.admit(now: now) }) {
+        if let suppressed = counters.outOfDescriptorsLog.withTracedLock({ $0.admit(now: now) }) {
             let open = counters.admission.snapshot.open
             let held = suppressed > 0 ? " (\(suppressed) more since the last report)" : ""
             logger.error(
@@ -259,7 +259,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Queues a connection accepted by another loop; this loop registers it when its eventfd wakes it.
     private func handOver(fd: Int32, peer: PeerCredentials) {
-        inbox.withLock { $0.append((fd, peer)) }
+        inbox.withTracedLock { $0.append((fd, peer)) }
         wake()
     }
 
@@ -277,7 +277,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func adoptHandedOver(now: UInt64) {
-        for (fd, peer) in inbox.withLock({ inbox in
+        for (fd, peer) in inbox.withTracedLock({ inbox in
             defer { inbox.removeAll() }; return inbox
         }) {
             adopt(fd: fd, peer: peer, now: now)

@@ -20,12 +20,12 @@ public final class ReloadSequence: Sendable {
 
     public init() {}
 
-    public var snapshot: Snapshot { state.withLock { $0 } }
+    public var snapshot: Snapshot { state.withTracedLock { $0 } }
 
     /// Counts one request; returns its number.
     @discardableResult
     public func received() -> Int {
-        state.withLock { state in
+        state.withTracedLock { state in
             state.requested += 1
             return state.requested
         }
@@ -33,7 +33,7 @@ public final class ReloadSequence: Sendable {
 
     /// A reload begins: it answers every request received so far. Returns the newest such request.
     public func starting() -> Int {
-        state.withLock { state in
+        state.withTracedLock { state in
             state.started = state.requested
             return state.started
         }
@@ -41,7 +41,7 @@ public final class ReloadSequence: Sendable {
 
     /// The reload that began at `through` ended, installing its data or not.
     public func finished(through: Int, ok: Bool) {
-        state.withLock { state in
+        state.withTracedLock { state in
             state.finished = max(state.finished, through)
             state.lastOK = ok
         }

@@ -31,7 +31,7 @@ final class ReloadWorker: Sendable {
     /// Asks for a reload: true when one starts now, false when it is merged into the one after the running one.
     func request() -> Bool {
         sequence.received()
-        let start = state.withLock { state in
+        let start = state.withTracedLock { state in
             if state.running {
                 state.pending = true
                 return false
@@ -44,12 +44,12 @@ final class ReloadWorker: Sendable {
     }
 
     var isRunning: Bool {
-        state.withLock { $0.running }
+        state.withTracedLock { $0.running }
     }
 
     /// The outcomes of the reloads finished since the last call, oldest first, and whether no reload runs now.
     func collect() -> (outcomes: [Outcome], idle: Bool) {
-        state.withLock { state in
+        state.withTracedLock { state in
             let outcomes = state.finished
             state.finished = []
             return (outcomes, !state.running)
@@ -81,7 +81,7 @@ final class ReloadWorker: Sendable {
             let through = sequence.starting()
             let outcome = reload()
             sequence.finished(through: through, ok: outcome.ok)
-            again = state.withLock { state in
+            again = state.withTracedLock { state in
                 state.finished.append(outcome)
                 state.running = state.pending
                 state.pending = false

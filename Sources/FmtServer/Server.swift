@@ -64,7 +64,7 @@ public final class Server: Sendable {
         }
         for loop in loops { loop.siblings = loops }
         self.loops = loops
-        reloadReserve.withLock { $0 = Self.takeReserve(count: 4) }
+        reloadReserve.withTracedLock { $0 = Self.takeReserve(count: 4) }
         limitConnectionsToDescriptors()
     }
 
@@ -92,11 +92,11 @@ public final class Server: Sendable {
 
     /// Runs `body` with the reload reserve given back, then takes it again.
     private func withReloadReserveReleased<T>(_ body: () -> T) -> T {
-        reloadReserve.withLock { reserve in
+        reloadReserve.withTracedLock { reserve in
             for fd in reserve { close(fd) }
             reserve = []
         }
-        defer { reloadReserve.withLock { $0 = Self.takeReserve(count: 4) } }
+        defer { reloadReserve.withTracedLock { $0 = Self.takeReserve(count: 4) } }
         return body()
     }
 

@@ -30,7 +30,7 @@ public enum StartupLoad {
         let slot = Slot<Value>()
         let thread = LoopThread.start(name: "fmtd-load", stackBytes: ReloadWorker.stackBytes) {
             let value = load()
-            slot.value.withLock { $0 = value }
+            slot.value.withTracedLock { $0 = value }
         }
         while !thread.isFinished {
             let signal = stopSignals.withUnsafeBufferPointer {
@@ -39,7 +39,7 @@ public enum StartupLoad {
             if stopSignals.contains(signal) { return .interrupted(signal: signal) }
         }
         thread.join()
-        guard let value = slot.value.withLock({ $0.take() }) else {
+        guard let value = slot.value.withTracedLock({ $0.take() }) else {
             preconditionFailure("the load thread finished without a value")
         }
         return .loaded(value)

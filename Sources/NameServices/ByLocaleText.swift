@@ -75,7 +75,7 @@ final class ByLocaleText<Value: AnyObject & Sendable>: @unchecked Sendable {
     func remember(_ value: Value, for text: UnsafeBufferPointer<UInt8>?) -> Value {
         if let text, text.count > Self.longestKey { return value }
         let key = key(text)
-        return writer.withLock { state in
+        return writer.withTracedLock { state in
             if let index = find(key, text) { return slots[index].value.takeUnretainedValue() }
             let extra = max(0, key.count &- LocaleTextKey.packed)
             guard state.count < limit, state.poolUsed + extra <= poolCapacity else { return value }
@@ -97,7 +97,7 @@ final class ByLocaleText<Value: AnyObject & Sendable>: @unchecked Sendable {
 
     /// How many texts are remembered (the absent `locale` included).
     var count: Int {
-        writer.withLock { $0.count }
+        writer.withTracedLock { $0.count }
     }
 
     private func key(_ text: UnsafeBufferPointer<UInt8>?) -> LocaleTextKey {

@@ -142,7 +142,7 @@ final class CompiledMessage: Sendable {
                     }
                     let arguments = Arguments(
                         count: count, names: pointers.baseAddress!, lengths: integers.baseAddress!)
-                    return handle.withLock { handle in Self.format(handle.pointer, arguments) }
+                    return handle.withTracedLock { handle in Self.format(handle.pointer, arguments) }
                 }
             }
         }

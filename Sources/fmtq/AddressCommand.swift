@@ -1,3 +1,4 @@
+import FmtClient
 import FmtCommandLine
 import FmtCore
 
@@ -119,28 +120,24 @@ struct AddressCommand: Subcommand {
     /// The lines, then what a screen reader or a right-to-left layout needs (the postal code read aloud, which
     /// lines run right to left: `linesDir`), then the warnings.
     private static func renderAddress(_ response: JSONObject) -> String {
-        var lines = strings(response["lines"])
-        if let spoken = response["spokenPostalCode"]?.stringValue {
+        let address = answer(response, as: FormattedAddress.self)
+        var lines = address.lines
+        if let spoken = address.spokenPostalCode {
             lines.append("postal code read aloud: " + spoken)
         }
-        let rightToLeft = strings(response["linesDir"]).enumerated().filter { $0.element == "rtl" }.map {
-            $0.offset + 1
-        }
+        let rightToLeft = address.linesDir.enumerated().filter { $0.element == "rtl" }.map { $0.offset + 1 }
         if !rightToLeft.isEmpty {
             lines.append(
                 (rightToLeft.count == 1 ? "right to left: line " : "right to left: lines ")
                     + rightToLeft.map(String.init).joined(separator: ", "))
         }
-        for warning in response["warnings"]?.arrayValue ?? [] {
-            lines.append("warning: " + (warning.objectValue?.text("message") ?? ""))
-        }
-        return lines.joined(separator: "\n")
+        return (lines + address.warnings.map { "warning: " + $0.message }).joined(separator: "\n")
     }
 
     private static func renderFormat(_ response: JSONObject) -> String {
-        let fields = (response["fields"]?.arrayValue ?? []).compactMap(\.objectValue)
+        let format = answer(response, as: AddressFormatDescription.self)
         var labels: [String: String] = [:]
-        for field in fields { labels[field.text("field")] = field.text("label") }
+        for field in format.fields { labels[field.field] = field.label }
         func labelled(_ template: String) -> String {
             var output = ""
             var rest = Substring(template)
@@ -152,35 +149,33 @@ struct AddressCommand: Subcommand {
             }
             return output + rest
         }
-        let format = response.text("format")
-        let variant = response["layoutScript"]?.stringValue.map { ", \($0 == "latin" ? "Latin" : $0) layout" } ?? ""
+        let variant = format.layoutScript.map { ", \($0 == "latin" ? "Latin" : $0) layout" } ?? ""
         var lines = [
-            "\(response.text("countryName")) (\(response.text("country"))): "
-                + (format == "default" ? "the default international format" : "format \(format)") + variant,
+            "\(format.countryName) (\(format.country)): "
+                + (format.format == "default" ? "the default international format" : "format \(format.format)")
+                + variant,
             "",
             "Fields:",
         ]
-        let width = fields.map { $0.text("label").count }.max() ?? 0
-        for field in fields {
-            let label = field.text("label")
-            let padded = label + String(repeating: " ", count: max(0, width - label.count))
-            lines.append("  \(padded)  \(field.text("field"))\(field["required"] == true ? " (required)" : "")")
+        let width = format.fields.map(\.label.count).max() ?? 0
+        for field in format.fields {
+            let padded = field.label + String(repeating: " ", count: max(0, width - field.label.count))
+            lines.append("  \(padded)  \(field.field)\(field.required ? " (required)" : "")")
         }
         lines.append("")
         lines.append("Layout:")
-        lines += strings(response["layout"]).map { "  " + labelled($0) }
+        lines += format.layout.map { "  " + labelled($0) }
         lines.append("")
-        lines.append("One line: " + labelled(response.text("oneLine")))
-        if let postalCode = response["postalCode"]?.objectValue {
-            lines.append("Postal code: like \(postalCode.text("example")) (pattern \(postalCode.text("pattern")))")
+        lines.append("One line: " + labelled(format.oneLine))
+        if let postalCode = format.postalCode {
+            lines.append("Postal code: like \(postalCode.example) (pattern \(postalCode.pattern))")
         } else {
             lines.append("Postal code: shown as entered")
         }
-        let example = response["example"]?.objectValue ?? [:]
         lines.append("")
         lines.append("Example:")
-        lines += strings(example["lines"]).map { "  " + $0 }
-        lines.append("  (one line: \(example.text("oneLine")))")
+        lines += format.example.lines.map { "  " + $0 }
+        lines.append("  (one line: \(format.example.oneLine))")
         if response["regions"] != nil {
             let within = [response["city"], response["region"]].compactMap { $0?.stringValue }.first
             lines.append("")
@@ -188,9 +183,5 @@ struct AddressCommand: Subcommand {
             lines += renderRegions(response)
         }
         return lines.joined(separator: "\n")
-    }
-
-    private static func strings(_ value: JSONValue?) -> [String] {
-        (value?.arrayValue ?? []).compactMap(\.stringValue)
     }
 }

@@ -1,3 +1,4 @@
+import FmtClient
 import FmtCommandLine
 import FmtCore
 
@@ -45,7 +46,7 @@ struct DateCommand: Subcommand {
     }
 
     static func render(_ response: JSONObject) -> String {
-        response.text("text")
+        answer(response, as: FormattedDate.self).text
     }
 
     /// A year-less date (`--11-29`) looks like an option but is the date.

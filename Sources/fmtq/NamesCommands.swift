@@ -1,3 +1,4 @@
+import FmtClient
 import FmtCommandLine
 import FmtCore
 
@@ -44,7 +45,7 @@ struct SortCommand: Subcommand {
     }
 
     static func render(_ response: JSONObject) -> String {
-        (response["sorted"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "\n")
+        answer(response, as: SortedNames.self).sorted.joined(separator: "\n")
     }
 }
 
@@ -74,8 +75,9 @@ struct SortKeyCommand: Subcommand {
     }
 
     static func render(_ response: JSONObject) -> String {
-        let keys = (response["keys"]?.arrayValue ?? response["key"].map { [$0] } ?? []).compactMap(\.stringValue)
-        return (keys + ["collation version \(response.text("collationVersion"))"]).joined(separator: "\n")
+        let keys = answer(response, as: SortKeys.self)
+        return ((keys.keys ?? keys.key.map { [$0] } ?? []) + ["collation version \(keys.collationVersion)"])
+            .joined(separator: "\n")
     }
 }
 
@@ -125,20 +127,9 @@ struct SearchCommand: Subcommand {
     /// Each name found, on its own line, with its ranges (UTF-16 offsets) in brackets.
     static func render(_ response: JSONObject, request: JSONObject) -> String {
         let names = (request["names"]?.arrayValue ?? []).compactMap(\.stringValue)
-        var lines: [String] = []
-        for match in response["matches"]?.arrayValue ?? [] {
-            guard let object = match.objectValue, let index = object["index"]?.numberValue?.intValue,
-                names.indices.contains(index)
-            else { continue }
-            let ranges = (object["ranges"]?.arrayValue ?? []).compactMap { range -> (Int, Int)? in
-                guard let pair = range.arrayValue, pair.count == 2, let start = pair[0].numberValue?.intValue,
-                    let length = pair[1].numberValue?.intValue
-                else { return nil }
-                return (start, start + length)
-            }
-            lines.append(marked(names[index], ranges))
-        }
-        return lines.joined(separator: "\n")
+        return answer(response, as: NameMatches.self).matches.filter { names.indices.contains($0.index) }.map {
+            marked(names[$0.index], $0.ranges.map { (start: $0.start, end: $0.start + $0.length) })
+        }.joined(separator: "\n")
     }
 
     /// `name` with `[` and `]` around each range of UTF-16 offsets.
@@ -155,7 +146,7 @@ struct SearchCommand: Subcommand {
 
     /// 1 when no name was found.
     static func exitStatus(_ response: JSONObject) -> Int32 {
-        (response["matches"]?.arrayValue ?? []).isEmpty ? 1 : 0
+        answer(response, as: NameMatches.self).matches.isEmpty ? 1 : 0
     }
 }
 
@@ -187,7 +178,7 @@ struct SearchFormCommand: Subcommand {
     }
 
     static func render(_ response: JSONObject) -> String {
-        (response["forms"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: "\n")
+        answer(response, as: SearchForms.self).forms.joined(separator: "\n")
     }
 }
 
@@ -227,25 +218,23 @@ struct LanguageCommand: Subcommand {
     }
 
     static func render(_ response: JSONObject) -> String {
-        let supported = (response["supported"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
-        guard let languages = response["languages"]?.arrayValue else {
+        let resolution = answer(response, as: LanguageResolution.self)
+        guard let languages = resolution.languages else {
             // Entries are numbered from 1 for people; the first entry of a list, or a single tag, needs no number.
-            let entry = response["index"]?.numberValue?.intValue.flatMap { $0 > 0 ? " (entry \($0 + 1))" : nil } ?? ""
+            let entry = (resolution.index ?? nil).flatMap { $0 > 0 ? " (entry \($0 + 1))" : nil } ?? ""
             let how: String
-            switch response.text("match") {
+            switch resolution.match ?? "" {
             case "exact": how = "an exact match\(entry)"
             case "base": how = "its base language\(entry)"
             case "default": how = "no supported language matched, so the default"
             case let other: how = "\(other) match\(entry)"
             }
-            return "\(response.text("language")): \(how); regional conventions of \(response.text("locale"))\n"
-                + "supported: \(supported)"
+            return "\(resolution.language ?? ""): \(how); regional conventions of \(resolution.locale ?? "")\n"
+                + "supported: \(resolution.supported.joined(separator: ", "))"
         }
-        return languages.compactMap(\.objectValue).map { language in
-            let names = (language["names"]?.objectValue ?? [:]).map {
-                "\($0.key): \(language["names"]?.objectValue?.text($0.key) ?? "")"
-            }
-            return "\(language.text("language"))  \(language.text("name"))  (\(names.joined(separator: ", ")))"
+        return languages.map { language in
+            let names = language.names.map { "\($0.language): \($0.name)" }.joined(separator: ", ")
+            return "\(language.language)  \(language.name)  (\(names))"
         }.joined(separator: "\n")
     }
 }
@@ -282,7 +271,7 @@ struct PluralCommand: Subcommand {
     }
 
     static func render(_ response: JSONObject) -> String {
-        response.text("category")
+        answer(response, as: PluralCategory.self).category
     }
 }
 
@@ -331,7 +320,7 @@ struct MessageCommand: Subcommand {
     }
 
     static func render(_ response: JSONObject) -> String {
-        response.text("text")
+        answer(response, as: RenderedMessage.self).text
     }
 
     /// `-?(0|[1-9][0-9]*)(.[0-9]+)?`: a JSON number literal without exponent (so 007 stays text).

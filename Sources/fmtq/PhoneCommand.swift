@@ -1,3 +1,4 @@
+import FmtClient
 import FmtCommandLine
 import FmtCore
 
@@ -62,24 +63,19 @@ struct PhoneCommand: Subcommand {
     }
 
     static func render(_ response: JSONObject) -> String {
+        let phone = answer(response, as: PhoneDisplay.self)
         var rows: [(String, String)] = []
-        if let spoken = response["spoken"]?.stringValue, !spoken.isEmpty { rows.append(("spoken", spoken)) }
+        if let spoken = phone.spoken, !spoken.isEmpty { rows.append(("spoken", spoken)) }
         rows += [
-            ("valid", response["valid"] == .bool(true) ? "yes" : "no"),
-            ("type", response.text("type")),
-            ("region", response["region"]?.stringValue ?? "none (no single region)"),
-            ("e164", response.text("e164")),
-            ("national", response.text("national")),
-            ("international", response.text("international")),
-            ("rfc3966", response.text("rfc3966")),
+            ("valid", phone.valid ? "yes" : "no"), ("type", phone.type),
+            ("region", phone.region ?? "none (no single region)"), ("e164", phone.e164), ("national", phone.national),
+            ("international", phone.international), ("rfc3966", phone.rfc3966),
         ]
-        if let phoneExtension = response["extension"]?.stringValue { rows.append(("extension", phoneExtension)) }
-        if let reason = response["possibleReason"]?.stringValue {
-            rows.append(("possible", (response["possible"] == .bool(true) ? "yes" : "no") + " (\(reason))"))
-        }
-        if let dial = response["dialFrom"]?.stringValue { rows.append(("dial", dial)) }
+        if let phoneExtension = phone.extension { rows.append(("extension", phoneExtension)) }
+        rows.append(("possible", (phone.possible ? "yes" : "no") + " (\(phone.possibleReason))"))
+        rows.append(("dial", phone.dialFrom))
         let lines = rows.map { "  " + $0.0 + String(repeating: " ", count: 15 - $0.0.count) + $0.1 }
-        return ([response.text("display")] + lines).joined(separator: "\n")
+        return ([phone.display] + lines).joined(separator: "\n")
     }
 }
 
@@ -127,9 +123,11 @@ struct PhoneMatchCommand: Subcommand {
         return request
     }
 
-    static func render(_ response: JSONObject) -> String { response.text("match") }
+    static func render(_ response: JSONObject) -> String { answer(response, as: PhoneMatchResult.self).match ?? "" }
 
-    static func exitStatus(_ response: JSONObject) -> Int32 { response["match"] == .string("none") ? 1 : 0 }
+    static func exitStatus(_ response: JSONObject) -> Int32 {
+        answer(response, as: PhoneMatchResult.self).match == "none" ? 1 : 0
+    }
 }
 
 /// `fmtq phone-example`: a region's example number of a type, in every form.

@@ -1,5 +1,7 @@
+import FmtClient
 import FmtCommandLine
 import FmtCore
+import Glibc
 
 /// What the options of every subcommand set; each subcommand's table declares the ones it takes.
 struct QueryOptions {
@@ -69,6 +71,19 @@ extension Subcommand {
     }
 }
 
+extension Subcommand {
+    /// The success response read as its op's result type; an answer this fmtq cannot read (a member missing or of
+    /// another type) ends the process with the decoding error and exit status 1.
+    static func answer<Answer: FmtResult>(_ response: JSONObject, as type: Answer.Type) -> Answer {
+        do {
+            return try Answer(response: response)
+        } catch {
+            CommandLineExit.writeError("fmtq \(name): \(error)\n")
+            exit(1)
+        }
+    }
+}
+
 extension JSONObject {
     /// A member as display text: strings as they are, everything else as compact JSON.
     func text(_ key: String) -> String {
@@ -88,7 +103,9 @@ struct PingCommand: Subcommand {
         try refuseExtra(positionals, after: 0)
         return ["op": "ping"]
     }
-    static func render(_ response: JSONObject) -> String { "fmtd \(response.text("version")) is answering" }
+    static func render(_ response: JSONObject) -> String {
+        "fmtd \(answer(response, as: DaemonVersion.self).version) is answering"
+    }
 }
 
 struct InfoCommand: Subcommand {

@@ -1,3 +1,4 @@
+import FmtClient
 import FmtCore
 import FmtTesting
 import Testing
@@ -64,8 +65,10 @@ import Testing
         let daemon = try Daemon.start()
         defer { daemon.stop() }
         let fmtd = try daemon.connect()
-        #expect(try fmtd.searchForm(["Müller", "Иванов"], locale: "de")["forms"] == ["muller", "ivanov"])
-        let matches = try fmtd.nameSearch("mul", in: ["Иванов", "Müller"], locale: "de")["matches"]
-        #expect(matches == [["index": 1, "ranges": [[0, 3]]]])
+        #expect(try fmtd.searchForm(["Müller", "Иванов"], locale: "de").forms == ["muller", "ivanov"])
+        let found = try fmtd.nameSearch("mul", in: ["Иванов", "Müller"], locale: "de")
+        #expect(found.matches.map(\.index) == [1])
+        #expect(found.matches.first?.ranges.map { [$0.start, $0.length] } == [[0, 3]])
+        #expect(found.raw["matches"] == [["index": 1, "ranges": [[0, 3]]]])
     }
 }

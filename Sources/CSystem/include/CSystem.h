@@ -78,4 +78,10 @@ int csys_pin_mmap_threshold(int bytes);
 uint64_t csys_monotonic_usec(void);
 uint64_t csys_monotonic_nsec(void);
 
+/* ThreadSanitizer's view of a lock it cannot see (Swift's Mutex on Linux takes its futex in uninstrumented code):
+   acquire after taking the lock, release before giving it up, at the lock's address. Without
+   ThreadSanitizer they do nothing; FmtCore calls them only in a build with FMTD_TSAN defined. */
+void csys_tsan_acquire(const void *address);
+void csys_tsan_release(const void *address);
+
 #endif
