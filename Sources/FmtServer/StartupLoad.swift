@@ -4,9 +4,9 @@ import Synchronization
 
 /// The daemon's first load of its data, on a thread of its own while the main thread waits for SIGTERM and SIGINT,
 /// so a stop asked for during a long load is answered at once rather than once the data has loaded. The handled
-/// signals are blocked from the first line of `main` (`Server.prepareProcess`) and taken only with `sigtimedwait`:
-/// before this, a SIGTERM two seconds into start was honoured 14.6 s later (issue 31). SIGHUP and SIGUSR2 stay
-/// pending for `Server.run`, as before.
+/// signals are blocked from the first line of `main` (`Server.prepareProcess`) and taken only with `sigtimedwait`, so
+/// a SIGTERM during a load of many seconds is honoured within milliseconds. SIGHUP and SIGUSR2 stay pending for
+/// `Server.run`.
 public enum StartupLoad {
     /// How a load ended.
     public enum Outcome<Value: Sendable>: Sendable {
