@@ -996,7 +996,7 @@ struct LineDirections {
     }
 
     /// Reads `,"lines":["…","…"]` as `writeLines` writes it: each string's inside, escapes and all, up to its first
-    /// strong character (`TextDirection.of(jsonStringContent:in:from:)`), then on to its closing quote with
+    /// strong character (`TextDirection.ofJSONString(_:from:)`), then on to its closing quote with
     /// `memchr`, a quote after an odd run of backslashes being inside the string.
     mutating func read(linesMember json: UnsafeBufferPointer<UInt8>) {
         guard let base = json.baseAddress else { return }

@@ -26,7 +26,7 @@ public enum TextDirection: String, Sendable, CaseIterable {
     @inlinable
     public static func of(utf8 text: UnsafeBufferPointer<UInt8>) -> TextDirection {
         if let first = text.first, (first | 0x20) &- 0x61 < 26 { return .ltr }
-        return scan(text, jsonEscaped: false)
+        return scan(text)
     }
 
     /// The direction of the JSON string whose inside starts at `start` in `json`, read up to its closing quote or
@@ -57,7 +57,7 @@ public enum TextDirection: String, Sendable, CaseIterable {
     /// The direction of the inside of a JSON string as written (no quotes): an escape stands for a control
     /// character, `"` or `\`, none of them strong, so it is skipped (`\u0041` is not read as the letters `u`, `A`).
     public static func of(jsonStringContent text: UnsafeBufferPointer<UInt8>) -> TextDirection {
-        scan(text, jsonEscaped: true)
+        ofJSONString(text, from: 0).0
     }
 
     /// The direction of a `String` by its first strong character.
@@ -67,7 +67,7 @@ public enum TextDirection: String, Sendable, CaseIterable {
     }
 
     @usableFromInline
-    static func scan(_ text: UnsafeBufferPointer<UInt8>, jsonEscaped: Bool) -> TextDirection {
+    static func scan(_ text: UnsafeBufferPointer<UInt8>) -> TextDirection {
         var index = 0
         let count = text.count
         while index < count {
@@ -75,9 +75,6 @@ public enum TextDirection: String, Sendable, CaseIterable {
             if byte < 0x80 {
                 index &+= 1
                 if (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A { return .ltr }
-                if jsonEscaped && byte == 0x5C && index < count {
-                    index &+= text[index] == UInt8(ascii: "u") ? 5 : 1
-                }
                 continue
             }
             let scalar = decodeScalar(text, at: &index)
