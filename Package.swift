@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Values that lend a request's bytes are not escapable (`~Escapable`, `@_lifetime`): the compiler keeps them inside
+/// the closure that lends them.
+let lendsBorrowedBytes: [SwiftSetting] = [.enableExperimentalFeature("Lifetimes")]
+
 let package = Package(
     name: "fmtd",
     platforms: [.macOS(.v14)],
@@ -26,7 +30,7 @@ let package = Package(
         .target(name: "CICU", dependencies: ["CICULink"]),
 
         // Protocol types, JSON codec, locale resolution, plugin API and registry.
-        .target(name: "FmtCore", dependencies: ["CICU", "CSystem"]),
+        .target(name: "FmtCore", dependencies: ["CICU", "CSystem"], swiftSettings: lendsBorrowedBytes),
         // epoll event loops, connections, listener, sd_notify, signals, logging.
         .target(name: "FmtServer", dependencies: ["FmtCore", "CSystem"]),
         // The client side of the socket: connection, pipelining, typed calls (fmtq, fmtbench, tests, services).
@@ -51,7 +55,7 @@ let package = Package(
             dependencies: ["address-formats-gen"]
         ),
         .target(name: "DateFormatting", dependencies: ["FmtCore", "CICU"]),
-        .target(name: "PhoneNumbers", dependencies: ["FmtCore"]),
+        .target(name: "PhoneNumbers", dependencies: ["FmtCore"], swiftSettings: lendsBorrowedBytes),
         .executableTarget(name: "phone-metadata-gen", dependencies: ["PhoneNumbers"]),
         .plugin(
             name: "GeneratePhoneMetadata",

@@ -286,22 +286,22 @@ final class AddressFormat: Sendable {
     /// `address.language` when given, else by the first letter of the values), else `layout`; with whether
     /// the text is Arabic script (decided the same way), which writes the layout's commas as `،`.
     func layout(for input: borrowing AddressInput) -> (layout: Layout, arabic: Bool) {
-        layout(values: input.values, language: input.language)
+        layout(values: input.values, text: input.text, language: input.language)
     }
 
     /// `layout(for:)` of an address with these values and `address.language`, for a caller holding the address
     /// `inout`, which lends its values without copying the whole address.
     func layout(
-        values: borrowing FieldMap<EnteredText>, language: EnteredLanguage?
+        values: borrowing FieldMap<EnteredText>, text: RequestText?, language: EnteredLanguage?
     ) -> (layout: Layout, arabic: Bool) {
         guard let local, let latin else {
-            return (layout, language?.writesArabic ?? ArabicScript.writes(values, deciding: layout.deciding))
+            return (layout, language?.writesArabic ?? ArabicScript.writes(values, in: text, deciding: layout.deciding))
         }
         if let language {
             return (local.isLocal(language.tag) ? layout : latin, language.writesArabic)
         }
-        if local.isLocal(values, deciding: layout.deciding) { return (layout, local.writesArabic) }
-        return (latin, ArabicScript.writes(values, deciding: layout.deciding))
+        if local.isLocal(values, in: text, deciding: layout.deciding) { return (layout, local.writesArabic) }
+        return (latin, ArabicScript.writes(values, in: text, deciding: layout.deciding))
     }
 
     /// The layout `addressFormat` describes for `language`: the Latin one (`isLatin`) where the country has one

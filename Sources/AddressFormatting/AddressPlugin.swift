@@ -204,9 +204,8 @@ public struct AddressPlugin: FormatterPlugin {
         return AddressInput(values: consume values, country: country, language: language)
     }
 
-    /// A format's example as prepared: the shown values and what `prepare` decided. Unchecked: the values are all
-    /// `String`s (none points into a request) and are never changed once made.
-    private struct PreparedExample: @unchecked Sendable {
+    /// A format's example as prepared: the shown values and what `prepare` decided.
+    private struct PreparedExample: Sendable {
         let input: AddressInput
         let prepared: PreparedAddress
     }
@@ -215,7 +214,9 @@ public struct AddressPlugin: FormatterPlugin {
     /// Read with one lookup of the name (most requests have none); a text naming no region is read again by
     /// `region(_:noun:)` for its failure.
     private func viewerRegion(_ request: RequestFields, locale: ResolvedLocale) throws(CoreError) -> Region? {
-        let sent = try request.withUTF8("viewerRegion") { Region(alpha2: String(decoding: $0, as: UTF8.self)) }
+        let sent = try request.withUTF8("viewerRegion") {
+            $0.withUnsafeBufferPointer { Region(alpha2: String(decoding: $0, as: UTF8.self)) }
+        }
         switch sent {
         case nil: return locale.viewerRegion
         case .some(let region?): return region
@@ -232,12 +233,14 @@ public struct AddressPlugin: FormatterPlugin {
         var countrySlot: MemberSlot?
         var hasLanguage = false
         let flat = object.forEachMember { name, slot in
-            if let field = AddressField.named(utf8: name) {
-                slots[field] = slot
-            } else if name.hasSameBytes(as: "country") {
-                countrySlot = slot
-            } else if name.hasSameBytes(as: "language") {
-                hasLanguage = true
+            name.withUnsafeBufferPointer { name in
+                if let field = AddressField.named(utf8: name) {
+                    slots[field] = slot
+                } else if name.hasSameBytes(as: "country") {
+                    countrySlot = slot
+                } else if name.hasSameBytes(as: "language") {
+                    hasLanguage = true
+                }
             }
         }
         guard flat else {
@@ -246,20 +249,24 @@ public struct AddressPlugin: FormatterPlugin {
         }
         for field in AddressField.allCases {
             guard let slot = slots[field] else { continue }
-            switch object.withUTF8(at: slot, Self.enteredText) {
-            case .some(.success(let value?)): input.values[field] = value
-            case .some(.success(nil)): break
+            switch object.withUTF8(at: slot, { span in span.withUnsafeBufferPointer { Self.enteredText($0) } }) {
+            case .some(.success(.kept(let range))):
+                input.values[field] = object.textRange(at: slot, trimmedTo: range).map(EnteredText.request)
+            case .some(.success(.made(let value))): input.values[field] = .string(value)
+            case .some(.success(.empty)): break
             case .some(.failure): throw Self.tooJoined(object, field)
             case nil:
                 // No string: read again by name, for its failure (or as absent, when `null`).
-                if let value = try object.withUTF8(field.rawValue, Self.enteredString) {
+                if let value = try object.withUTF8(field.rawValue, { $0.withUnsafeBufferPointer(Self.enteredString) }) {
                     guard case .success(let value) = value else { throw Self.tooJoined(object, field) }
                     if let value { input.values[field] = .string(value) }
                 }
             }
         }
         // The country's failure, if any, is thrown once the fields are read, by reading it again.
-        let country = countrySlot.flatMap { object.withUTF8(at: $0) { Region(alpha2: $0) } ?? nil }
+        let country = countrySlot.flatMap {
+            object.withUTF8(at: $0) { $0.withUnsafeBufferPointer { Region(alpha2: $0) } } ?? nil
+        }
         let code: String
         if let country {
             code = country.code
@@ -267,19 +274,27 @@ public struct AddressPlugin: FormatterPlugin {
             code = try self.country(object, "country").code
         }
         input.country = code
+        input.text = object.text
         if hasLanguage { input.language = try self.language(object) }
     }
 
-    /// An entered value as shown, trimmed: where it lies in the request's line when the bytes decide the trimming
-    /// (`withUTF8(at:_:)` lends bytes that stay put while the request lives), else as a `String`; nil when nothing
-    /// is left.
-    private static func enteredText(_ utf8: UnsafeBufferPointer<UInt8>) -> Result<EnteredText?, TooJoined> {
+    /// How an entered value is shown, trimmed: the range of its bytes to keep where they lie in the request, when
+    /// the bytes decide the trimming, else a `String` made of what is left.
+    enum Trimmed {
+        case kept(Range<Int>)
+        case made(String)
+        case empty
+    }
+
+    /// An entered value as shown, trimmed; `.empty` when nothing is left.
+    @inline(__always)
+    private static func enteredText(_ utf8: UnsafeBufferPointer<UInt8>) -> Result<Trimmed, TooJoined> {
         guard let range = PlainText.trimmedRange(utf8) else {
-            return enteredString(utf8).map { $0.map(EnteredText.string) }
+            return enteredString(utf8).map { $0.map(Trimmed.made) ?? .empty }
         }
         guard utf8.count <= PlainText.maximumJoinedRun || PlainText.longestJoinedRun(utf8) <= PlainText.maximumJoinedRun
         else { return .failure(TooJoined()) }
-        return .success(range.isEmpty ? nil : .utf8(UnsafeBufferPointer(rebasing: utf8[range])))
+        return .success(range.isEmpty ? .empty : .kept(range))
     }
 
     /// An entered value as shown, trimmed, as a `String`; nil when nothing is left. A value with more scalars
@@ -311,7 +326,8 @@ public struct AddressPlugin: FormatterPlugin {
         if country != nil { unaccounted -= 1 }
         var values = FieldMap<EnteredText>()
         for field in AddressField.allCases where unaccounted > 0 {
-            guard let value = try object.withUTF8(field.rawValue, Self.enteredString) else { continue }
+            guard let value = try object.withUTF8(field.rawValue, { $0.withUnsafeBufferPointer(Self.enteredString) })
+            else { continue }
             unaccounted -= 1
             guard case .success(let value) = value else { throw Self.tooJoined(object, field) }
             if let value { values[field] = .string(value) }
@@ -330,10 +346,12 @@ public struct AddressPlugin: FormatterPlugin {
     /// tag and what the formats ask of it are remembered by the member's bytes, read where they lie in the request:
     /// a text met before makes no `String`.
     private func language(_ object: RequestFields) throws(CoreError) -> EnteredLanguage? {
-        let found = try object.withUTF8("language") { utf8 in
-            Result { () throws(CoreError) -> EnteredLanguage? in
-                try enteredLanguages.value(for: utf8) { () throws(CoreError) -> EnteredLanguage? in
-                    try Self.language(String(decoding: utf8, as: UTF8.self), in: object).map(EnteredLanguage.init)
+        let found = try object.withUTF8("language") { span in
+            span.withUnsafeBufferPointer { utf8 in
+                Result { () throws(CoreError) -> EnteredLanguage? in
+                    try enteredLanguages.value(for: utf8) { () throws(CoreError) -> EnteredLanguage? in
+                        try Self.language(String(decoding: utf8, as: UTF8.self), in: object).map(EnteredLanguage.init)
+                    }
                 }
             }
         }

@@ -5,6 +5,8 @@ import Glibc
 /// only while its request is answered: its values may point into the request's line.
 struct AddressInput {
     var values: FieldMap<EnteredText>
+    /// The request's text the values read from it lie in (`EnteredText.request`); nil when none does.
+    var text: RequestText?
     var country: String
     /// `address.language`: the language the values are written in, when the caller says.
     var language: EnteredLanguage? = nil
@@ -15,8 +17,12 @@ struct AddressInput {
         country = ""
     }
 
-    init(values: consuming FieldMap<EnteredText>, country: String, language: EnteredLanguage? = nil) {
+    init(
+        values: consuming FieldMap<EnteredText>, text: RequestText? = nil, country: String,
+        language: EnteredLanguage? = nil
+    ) {
         self.values = values
+        self.text = text
         self.country = country
         self.language = language
     }
@@ -36,27 +42,37 @@ struct AddressInput {
     }
 }
 
-/// An entered value as it is shown: its trimmed UTF-8 where it lies in the request's line (most values), or a
-/// `String` (text trimmed through `Character`s, a value the format rewrote, text made in code). A value read from
-/// the line is made into a `String` only where a rule needs one.
-enum EnteredText {
-    case utf8(UnsafeBufferPointer<UInt8>)
+/// An entered value as it is shown: the place of its trimmed text in the request (most values: a `TextRange`,
+/// offsets and no pointer, read back through the address's `RequestText`), or a `String` (text trimmed through
+/// `Character`s, a value the format rewrote, text made in code). A value read from the line is made into a
+/// `String` only where a rule needs one.
+enum EnteredText: Sendable {
+    case request(TextRange)
     case string(String)
 
-    /// Calls `body` with the value's UTF-8.
+    /// Calls `body` with the value's UTF-8; `text` is the address's (`AddressInput.text`), which a value read from
+    /// the request lies in.
     @inline(__always)
-    func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    func withUTF8<Result>(in text: RequestText?, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         switch self {
-        case .utf8(let bytes): return body(bytes)
-        case .string(var text): return text.withUTF8(body)
+        case .request(let range): return body(text!.unsafeUTF8(range))
+        case .string(var string): return string.withUTF8(body)
+        }
+    }
+
+    /// The length of the value's UTF-8.
+    var utf8Count: Int {
+        switch self {
+        case .request(let range): range.count
+        case .string(let text): text.utf8.count
         }
     }
 
     /// The value as a `String`.
-    var string: String {
+    func string(in text: RequestText?) -> String {
         switch self {
-        case .utf8(let bytes): String(decoding: bytes, as: UTF8.self)
-        case .string(let text): text
+        case .request(let range): text!.string(range)
+        case .string(let string): string
         }
     }
 }
@@ -331,14 +347,14 @@ final class AddressRenderer: Sendable {
     /// Checks `input` against `format` and turns its values into the shown ones (postal code normalised,
     /// region code), so no copy of them is made; with the layout and script they are written in.
     func prepare(_ input: inout AddressInput, format: AddressFormat) -> PreparedAddress {
-        let (layout, arabic) = format.layout(values: input.values, language: input.language)
+        let (layout, arabic) = format.layout(values: input.values, text: input.text, language: input.language)
         var warnings: UInt16 = 0
         for field in format.fields where !input.values.has(field) {
             warnings |= format.requiredBits & 1 << field.ordinal
         }
         // A format's rule and region codes are for fields its lines show (checked at load).
         if let rule = format.postalCode, let value = input.values[.postalCode] {
-            let shown = value.withUTF8 { entered in
+            let shown = value.withUTF8(in: input.text) { entered in
                 rule.withNormalized(utf8: entered) { code -> ShownCode in
                     guard let code else { return .unconfirmed }
                     guard code.count == entered.count, code.hasSameBytes(as: entered) else {
@@ -356,7 +372,9 @@ final class AddressRenderer: Sendable {
         let postalCodeRegion = AddressValidation.check(&input, format: format, warnings: &warnings)
         var hidden: AddressField?
         for (dropped, kept) in format.dropWhenEqual {
-            if let value = input.values[dropped], let other = input.values[kept], Self.sameText(value, other) {
+            if let value = input.values[dropped], let other = input.values[kept],
+                Self.sameText(value, other, in: input.text)
+            {
                 hidden = dropped
             }
         }
@@ -374,15 +392,15 @@ final class AddressRenderer: Sendable {
 
     /// Whether two shown values are the same text, ignoring case (`Madrid`, `MADRID`): ASCII, Latin-1 and caseless
     /// text (`foldedScalar`) over its bytes, other text lower-cased.
-    static func sameText(_ first: EnteredText, _ second: EnteredText) -> Bool {
-        let folded = first.withUTF8 { left in
-            second.withUTF8 { right -> Bool? in
+    static func sameText(_ first: EnteredText, _ second: EnteredText, in text: RequestText?) -> Bool {
+        let folded = first.withUTF8(in: text) { left in
+            second.withUTF8(in: text) { right -> Bool? in
                 if left.count == right.count, left.hasSameBytes(as: right) { return true }
                 return Self.foldedEqual(left, right)
             }
         }
         if let folded { return folded }
-        let (first, second) = (first.string, second.string)
+        let (first, second) = (first.string(in: text), second.string(in: text))
         return first == second || first.lowercased() == second.lowercased()
     }
 
@@ -953,7 +971,8 @@ final class AddressRenderer: Sendable {
                 buffer -> Result? in
                 guard
                     let values = ShownValues(
-                        input.values, hidden: prepared.hidden, country: input.country, countryName: countryName,
+                        input.values, text: input.text, hidden: prepared.hidden, country: input.country,
+                        countryName: countryName,
                         textLanguage: textLanguage, buffer: buffer, entries: entries)
                 else { return nil }
                 return body(values)
@@ -966,7 +985,8 @@ final class AddressRenderer: Sendable {
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { buffer in
                 body(
                     ShownValues(
-                        input.values, hidden: prepared.hidden, country: input.country, countryName: countryName,
+                        input.values, text: input.text, hidden: prepared.hidden, country: input.country,
+                        countryName: countryName,
                         textLanguage: textLanguage, buffer: buffer, entries: entries)!)
             }
         }
@@ -1042,8 +1062,8 @@ struct LineDirections {
     }
 }
 
-/// The shown values of one request as UTF-8 (where they lie in the request, or in one buffer), with what the fast
-/// paths need to know of each.
+/// The shown values of one request as UTF-8 (where they lie in the request's text, which the address holds while
+/// they are lent, or in one buffer), with what the fast paths need to know of each.
 struct ShownValues: ~Copyable {
     static let fieldCount = AddressField.allCases.count
     /// The bytes of text not in the request (rewritten values, the country's code and name, the text's language)
@@ -1051,7 +1071,7 @@ struct ShownValues: ~Copyable {
     static let textCapacity = 512
 
     struct Entry {
-        /// Where the value's bytes lie: in the request, or in the shown values' buffer.
+        /// Where the value's bytes lie: in the request's text, or in the shown values' buffer.
         var start: UnsafePointer<UInt8>?
         /// -1 when the field has no value.
         var count: Int32
@@ -1086,7 +1106,8 @@ struct ShownValues: ~Copyable {
     /// The shown values, the text not in the request copied into `buffer`; nil when it does not fit.
     @inline(__always)
     init?(
-        _ values: borrowing FieldMap<EnteredText>, hidden: AddressField?, country: String, countryName: String,
+        _ values: borrowing FieldMap<EnteredText>, text: RequestText?, hidden: AddressField?, country: String,
+        countryName: String,
         textLanguage: String,
         buffer: UnsafeMutableBufferPointer<UInt8>, entries: UnsafeMutableBufferPointer<Entry>
     ) {
@@ -1100,8 +1121,9 @@ struct ShownValues: ~Copyable {
                 entries[ordinal] = Entry(
                     start: nil, count: -1, lineBreak: false, needsEscape: false, cleanStart: false, cleanEnd: false)
                 continue
-            case .utf8(let bytes)?:
-                value = bytes
+            case .request(let range)?:
+                // Valid while `text` is held: the caller lends `values` and `text` for as long as these are used.
+                value = text!.unsafeUTF8(range)
             case .string(let text)?:
                 guard used &+ text.utf8.count <= buffer.count else { return nil }
                 value = UnsafeBufferPointer(rebasing: buffer[Self.copy(text, to: buffer, at: &used)])

@@ -14,13 +14,13 @@ enum AddressValidation {
         guard let value = input.values[.region] else { return false }
         let table = format.subRegions
         var region: Int?
-        if let codes = format.regions, let code = value.withUTF8({ codes.code(utf8: $0) }) {
+        if let codes = format.regions, let code = value.withUTF8(in: input.text, { codes.code(utf8: $0) }) {
             input.values[.region] = .string(code)
             if let table {
                 var code = code
                 region = code.withUTF8 { table.find($0, under: -1)?.entry }
             }
-        } else if let table, let found = value.withUTF8({ table.find($0, under: -1) }) {
+        } else if let table, let found = value.withUTF8(in: input.text, { table.find($0, under: -1) }) {
             region = found.entry
             respell(&input, .region, format.regions != nil ? table.entries[found.entry].key : found.spelling, in: table)
         } else if format.regions != nil || table != nil {
@@ -32,7 +32,7 @@ enum AddressValidation {
         let district = city.flatMap { find(&input, .district, under: $0, in: table, warnings: &warnings) }
         let postalBit: UInt16 = 1 << AddressField.postalCode.ordinal
         guard warnings & postalBit == 0, let code = input.values[.postalCode] else { return false }
-        let fits = code.withUTF8 { code in
+        let fits = code.withUTF8(in: input.text) { code in
             [region, city, district].allSatisfy { entry in entry.map { table.postalCodeFits(code, entry: $0) } ?? true }
         }
         guard !fits else { return false }
@@ -47,7 +47,7 @@ enum AddressValidation {
         warnings: inout UInt16
     ) -> Int? {
         guard table.entries[parent].childCount > 0, let value = input.values[field] else { return nil }
-        guard let found = value.withUTF8({ table.find($0, under: parent) }) else {
+        guard let found = value.withUTF8(in: input.text, { table.find($0, under: parent) }) else {
             warnings |= 1 << field.ordinal
             return nil
         }
@@ -60,7 +60,7 @@ enum AddressValidation {
         _ input: inout AddressInput, _ field: AddressField, _ spelling: RegionTable.Text, in table: RegionTable
     ) {
         guard let value = input.values[field] else { return }
-        let same = value.withUTF8 { entered in table.withBytes(spelling) { entered.elementsEqual($0) } }
+        let same = value.withUTF8(in: input.text) { entered in table.withBytes(spelling) { entered.elementsEqual($0) } }
         if !same, let text = table.string(spelling) { input.values[field] = .string(text) }
     }
 }

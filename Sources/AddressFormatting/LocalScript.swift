@@ -75,8 +75,10 @@ enum ArabicScript {
 
     /// Whether the entered values are Arabic script: the first letter of the first of `deciding` (a layout's)
     /// with one decides, as it does for the local layout.
-    static func writes(_ values: borrowing FieldMap<EnteredText>, deciding: [AddressField]) -> Bool {
-        scripts.firstLetterIsIn(values, deciding: deciding)
+    static func writes(
+        _ values: borrowing FieldMap<EnteredText>, in text: RequestText?, deciding: [AddressField]
+    ) -> Bool {
+        scripts.firstLetterIsIn(values, in: text, deciding: deciding)
     }
 }
 
@@ -91,14 +93,18 @@ struct ScriptCodes: Sendable {
 
     /// Whether the first letter of the first value among `deciding` (a layout's) that has a letter is in one of
     /// the scripts; false when no value has a letter.
-    func firstLetterIsIn(_ values: borrowing FieldMap<EnteredText>, deciding: [AddressField]) -> Bool {
+    func firstLetterIsIn(
+        _ values: borrowing FieldMap<EnteredText>, in text: RequestText?, deciding: [AddressField]
+    ) -> Bool {
         // The first field mostly decides (a city is rarely absent or without a letter): asked before the loop, it
         // does not pay for what the loop sets up.
         guard let first = deciding.first else { return false }
-        if let value = values[first], let answer = value.withUTF8({ firstLetterIsIn($0) }) { return answer }
+        if let value = values[first], let answer = value.withUTF8(in: text, { firstLetterIsIn($0) }) {
+            return answer
+        }
         for field in deciding.dropFirst() {
             guard let value = values[field] else { continue }
-            if let answer = value.withUTF8({ firstLetterIsIn($0) }) { return answer }
+            if let answer = value.withUTF8(in: text, { firstLetterIsIn($0) }) { return answer }
         }
         return false
     }
@@ -187,7 +193,7 @@ struct LocalScript: Sendable {
     /// Whether the entered values are in the local script: the first letter of the first of `deciding` (a
     /// layout's: the fields of `LocalScript.deciding` it shows) with one decides, so a Latin building name in
     /// `extra` does not turn a Japanese address Latin.
-    func isLocal(_ values: borrowing FieldMap<EnteredText>, deciding: [AddressField]) -> Bool {
-        codes.firstLetterIsIn(values, deciding: deciding)
+    func isLocal(_ values: borrowing FieldMap<EnteredText>, in text: RequestText?, deciding: [AddressField]) -> Bool {
+        codes.firstLetterIsIn(values, in: text, deciding: deciding)
     }
 }

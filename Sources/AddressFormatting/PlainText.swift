@@ -28,6 +28,7 @@ enum PlainText {
     /// The range of UTF-8 text that trimming leaves when the bytes decide it: ASCII whitespace taken off both
     /// ends, or nothing taken when a non-ASCII end is clean (`hasCleanEnds`); nil when the `Character` definition
     /// must decide (a non-ASCII byte is reached first at an end that is not clean).
+    @inline(__always)
     static func trimmedRange(_ utf8: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         var start = 0
         var end = utf8.count

@@ -60,7 +60,7 @@ public struct DatePlugin: FormatterPlugin {
     public func handle(_ op: Op, _ request: Request, into response: inout ResponseWriter) throws {
         let fields = request.fields
         let parsed = try fields.withUTF8("date") { utf8 in
-            Result { () throws(DateError) in try CalendarDate(utf8: utf8) }
+            utf8.withUnsafeBufferPointer { utf8 in Result { () throws(DateError) in try CalendarDate(utf8: utf8) } }
         }
         guard let date = parsed else { throw fields.failures.missing("date") }
         let calendarDate = try date.get()
@@ -149,7 +149,9 @@ public struct DatePlugin: FormatterPlugin {
         let key: RouteKey
         do {
             key =
-                try fields.withUTF8("locale") { RouteKey(locale: $0, style: style, showYear: showYear) }
+                try fields.withUTF8("locale") {
+                    $0.withUnsafeBufferPointer { RouteKey(locale: $0, style: style, showYear: showYear) }
+                }
                 ?? RouteKey(locale: nil, style: style, showYear: showYear)
         } catch {
             return try makeRoute(fields, style: style, showYear: showYear)

@@ -1,17 +1,18 @@
 extension FieldReader {
     /// Calls `body` with a string member's UTF-8, read where it lies in a flat request's line (no `String` is
-    /// made); nil when the member is absent, and the failure of `string(_:or:)` when it is not a string.
-    @inlinable
+    /// made); nil when the member is absent, and the failure of `string(_:or:)` when it is not a string. The bytes
+    /// are lent as a `Span`: the compiler keeps them inside `body`. Always inlined, so `body` needs no context.
+    @inlinable @inline(__always)
     public func withUTF8<Result>(
-        _ name: String, or problem: String? = nil, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+        _ name: String, or problem: String? = nil, _ body: (Span<UInt8>) -> Result
     ) throws(Failure) -> Result? {
         switch storage.textMember(name) {
-        case .string(let text): return body(text)
+        case .string(let text): return body(text.span)
         case .absent: return nil
         case .null, .other: break
         }
         guard var text = try string(name, or: problem) else { return nil }
-        return text.withUTF8(body)
+        return text.withUTF8 { body($0.span) }
     }
 
     /// Calls `body` with the strings of an array member as UTF-8, each read where it lies in a flat request's line
@@ -19,7 +20,7 @@ extension FieldReader {
     /// array of strings.
     @inlinable
     public func withUTF8Strings<Result>(
-        _ name: String, _ body: (UTF8Strings) throws(Failure) -> Result
+        _ name: String, _ body: (borrowing UTF8Strings) throws(Failure) -> Result
     ) throws(Failure) -> Result? {
         if case .flat(let record, let index) = storage, let member = record.member(name, in: index),
             record.kind(member) == .array, record.elementsAreStrings(member)
@@ -49,16 +50,16 @@ extension FieldReader {
     }
 }
 
-/// The strings of an array member as UTF-8, as `FieldReader.withUTF8Strings(_:_:)` lends them: valid only inside
-/// its body.
-public struct UTF8Strings {
+/// The strings of an array member as UTF-8, as `FieldReader.withUTF8Strings(_:_:)` lends them. Not escapable: the
+/// compiler keeps it, and every `Span` it gives, inside the body it is lent to.
+public struct UTF8Strings: ~Escapable {
     @usableFromInline let entries: UnsafePointer<RequestRecord.Entry>
     /// How many strings there are.
     public let count: Int
     @usableFromInline let line: UnsafePointer<UInt8>?
     @usableFromInline let decoded: UnsafePointer<UInt8>?
 
-    @inlinable
+    @inlinable @_lifetime(immortal)
     init(
         entries: UnsafePointer<RequestRecord.Entry>, count: Int, line: UnsafePointer<UInt8>?,
         decoded: UnsafePointer<UInt8>?
@@ -69,9 +70,17 @@ public struct UTF8Strings {
         self.decoded = decoded
     }
 
-    /// The UTF-8 of the string at `index` (`0..<count`).
+    /// The UTF-8 of the string at `index` (`0..<count`), lent no longer than this value.
     @inlinable
-    public subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
+    public subscript(index: Int) -> Span<UInt8> {
+        @_lifetime(copy self)
+        get { _overrideLifetime(unsafeUTF8(at: index).span, copying: self) }
+    }
+
+    /// The UTF-8 of the string at `index` as a pointer, for the package's sort and search, which hold every name
+    /// at once while the strings are lent: valid only while this value is.
+    @inlinable
+    package func unsafeUTF8(at index: Int) -> UnsafeBufferPointer<UInt8> {
         precondition(index >= 0 && index < count, "UTF8Strings index out of range")
         let entry = entries[index]
         let base = entry.inDecoded ? decoded : line
@@ -79,22 +88,40 @@ public struct UTF8Strings {
     }
 }
 
-/// A member of a flat request's object, as `FieldReader.forEachMember(_:)` lends it: its value is read with
-/// `FieldReader.withUTF8(at:_:)` of the same reader. Where a string's bytes are is found by the walk, so reading
-/// them costs no call into the record.
-public struct MemberSlot: @unchecked Sendable, Equatable {
+/// A member of a flat request's object, as `FieldReader.forEachMember(_:)` gives it: where the member is in its
+/// request, by index, and no pointer. Its value is read with `FieldReader.withUTF8(at:_:)`, or its place kept with
+/// `FieldReader.textRange(at:trimmedTo:)`, both of the reader that gave it; a debug build traps when another
+/// request's reader is asked.
+public struct MemberSlot: Sendable, Equatable {
     @usableFromInline let entry: Int32
     /// The string's length in bytes, or -1 when the value is no string.
     @usableFromInline let count: Int32
-    /// The string's first byte in the record (the line, or its unescaped text).
-    @usableFromInline let start: UnsafePointer<UInt8>
+    /// The string's first byte in the line, or in its unescaped text when `inDecoded`.
+    @usableFromInline let start: Int32
+    @usableFromInline let inDecoded: Bool
+    #if DEBUG
+    /// The record and its generation when the slot was given, checked when it is read.
+    @usableFromInline let record: ObjectIdentifier
+    @usableFromInline let generation: UInt64
 
     @inlinable
-    init(entry: Int32, count: Int32, start: UnsafePointer<UInt8>) {
+    init(entry: Int32, count: Int32, start: Int32, inDecoded: Bool, record: ObjectIdentifier, generation: UInt64) {
         self.entry = entry
         self.count = count
         self.start = start
+        self.inDecoded = inDecoded
+        self.record = record
+        self.generation = generation
     }
+    #else
+    @inlinable
+    init(entry: Int32, count: Int32, start: Int32, inDecoded: Bool) {
+        self.entry = entry
+        self.count = count
+        self.start = start
+        self.inDecoded = inDecoded
+    }
+    #endif
 }
 
 extension FieldReader {
@@ -102,32 +129,132 @@ extension FieldReader {
     /// time), when the object is read flat from a request line: one pass finds every member, where a lookup by
     /// name walks them all for each name. False, with `body` not called, for an object tree.
     @inlinable
-    public func forEachMember(_ body: (UnsafeBufferPointer<UInt8>, MemberSlot) -> Void) -> Bool {
+    public func forEachMember(_ body: (Span<UInt8>, MemberSlot) -> Void) -> Bool {
         // The walk is inlined into the caller, with `body`: the record is neither retained nor called back.
         guard let members = storage.flatMembers() else { return false }
         var child = members.first
         while child < members.end {
             let entry = members.entries[child]
-            let text = (entry.inDecoded ? members.decoded : members.line) + Int(entry.start)
-            body(
-                UnsafeBufferPointer(start: members.line + Int(entry.keyStart), count: Int(entry.keyCount)),
-                MemberSlot(
-                    entry: Int32(truncatingIfNeeded: child), count: entry.kind == .string ? entry.count : -1,
-                    start: text))
+            let name = UnsafeBufferPointer(start: members.line + Int(entry.keyStart), count: Int(entry.keyCount))
+            #if DEBUG
+            let slot = MemberSlot(
+                entry: Int32(truncatingIfNeeded: child), count: entry.kind == .string ? entry.count : -1,
+                start: entry.start, inDecoded: entry.inDecoded, record: members.record,
+                generation: members.generation)
+            #else
+            let slot = MemberSlot(
+                entry: Int32(truncatingIfNeeded: child), count: entry.kind == .string ? entry.count : -1,
+                start: entry.start, inDecoded: entry.inDecoded)
+            #endif
+            body(name.span, slot)
             child = Int(entry.end)
         }
         return true
     }
 
-    /// Calls `body` with the UTF-8 of the member at `slot` (from `forEachMember(_:)`) when it is a string; nil for
-    /// any other value, which `withUTF8(_:or:_:)` by name reads with its failure. The bytes lie in the request's
-    /// record and stay where they are while the request lives, so a plugin may keep them while it answers it.
+    /// Calls `body` with the UTF-8 of the member at `slot` (from `forEachMember(_:)` of this reader) when it is a
+    /// string; nil for any other value, which `withUTF8(_:or:_:)` by name reads with its failure.
+    @inlinable @inline(__always)
+    public func withUTF8<Result>(at slot: MemberSlot, _ body: (Span<UInt8>) -> Result) -> Result? {
+        guard slot.count >= 0, let text = storage.flatText(of: slot) else { return nil }
+        return body(text.span)
+    }
+
+    /// Where the string at `slot` (from `forEachMember(_:)` of this reader) lies, trimmed to `range` of its
+    /// UTF-8: a place to keep and read back through this reader's `text`; nil for any other value.
     @inlinable
-    public func withUTF8<Result>(at slot: MemberSlot, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        // No payload is bound, so the record is not retained.
-        if case .tree = storage { return nil }
+    public func textRange(at slot: MemberSlot, trimmedTo range: Range<Int>? = nil) -> TextRange? {
         guard slot.count >= 0 else { return nil }
-        return body(UnsafeBufferPointer(start: slot.start, count: Int(slot.count)))
+        let range = range ?? 0..<Int(slot.count)
+        precondition(range.lowerBound >= 0 && range.upperBound <= Int(slot.count), "range outside the string")
+        #if DEBUG
+        return TextRange(
+            start: slot.start &+ Int32(truncatingIfNeeded: range.lowerBound),
+            count: Int32(truncatingIfNeeded: range.count), inDecoded: slot.inDecoded, generation: slot.generation)
+        #else
+        return TextRange(
+            start: slot.start &+ Int32(truncatingIfNeeded: range.lowerBound),
+            count: Int32(truncatingIfNeeded: range.count), inDecoded: slot.inDecoded)
+        #endif
+    }
+
+    /// The text of the request this reader reads flat, to keep `TextRange`s of and read them back; nil for a
+    /// tree.
+    @inlinable
+    public var text: RequestText? {
+        guard case .flat(let record, _) = storage else { return nil }
+        return RequestText(record: record)
+    }
+}
+
+/// A place in a request's text (`FieldReader.textRange(at:trimmedTo:)`): offsets, no pointer, read back through the
+/// `RequestText` of the same request.
+public struct TextRange: Sendable, Equatable {
+    @usableFromInline let start: Int32
+    @usableFromInline let byteCount: Int32
+    @usableFromInline let inDecoded: Bool
+    #if DEBUG
+    @usableFromInline let generation: UInt64
+
+    @inlinable
+    init(start: Int32, count: Int32, inDecoded: Bool, generation: UInt64) {
+        self.start = start
+        self.byteCount = count
+        self.inDecoded = inDecoded
+        self.generation = generation
+    }
+    #else
+    @inlinable
+    init(start: Int32, count: Int32, inDecoded: Bool) {
+        self.start = start
+        self.byteCount = count
+        self.inDecoded = inDecoded
+    }
+    #endif
+
+    /// The length of the text in bytes.
+    @inlinable
+    public var count: Int { Int(byteCount) }
+}
+
+/// The text of one request, kept: it holds the request's record, which the loop's lane refills only when nothing
+/// holds it (`Dispatcher.Lane`), so the bytes stay as they were while this value lives, and it may be kept, sent
+/// to another thread or outlive the answer at no risk but the memory of one request line. Its bytes are lent by
+/// `TextRange` as a `Span`.
+public struct RequestText: Sendable {
+    @usableFromInline let record: RequestRecord
+
+    @inlinable
+    init(record: RequestRecord) {
+        self.record = record
+    }
+
+    /// Calls `body` with the UTF-8 at `range`, which a reader of this request gave. Checks that the range lies in
+    /// the record; a debug build also checks that it is this request's.
+    @inlinable
+    public func withUTF8<Result, Failure: Error>(
+        _ range: TextRange, _ body: (Span<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(unsafeUTF8(range).span)
+    }
+
+    /// The UTF-8 at `range` as a pointer, for the package's fast paths that hold several values at once while this
+    /// text is held: valid only while it is.
+    @inlinable @inline(__always)
+    package func unsafeUTF8(_ range: TextRange) -> UnsafeBufferPointer<UInt8> {
+        #if DEBUG
+        precondition(record.generation == range.generation, "a TextRange read with another request's text")
+        #endif
+        let buffer = range.inDecoded ? record.decoded : record.bytes
+        precondition(
+            range.start >= 0 && Int(range.start) &+ Int(range.byteCount) <= buffer.count,
+            "a TextRange reaches past its record")
+        return UnsafeBufferPointer(start: buffer.base.map { $0 + Int(range.start) }, count: Int(range.byteCount))
+    }
+
+    /// The text at `range` as a `String`.
+    public func string(_ range: TextRange) -> String {
+        String(decoding: unsafeUTF8(range), as: UTF8.self)
     }
 }
 
@@ -142,16 +269,24 @@ struct FlatMembers {
     /// The first member's entry, and the entry after the object's last member.
     @usableFromInline let first: Int
     @usableFromInline let end: Int
+    #if DEBUG
+    @usableFromInline let record: ObjectIdentifier
+    @usableFromInline let generation: UInt64
+    #endif
 
     init(
         entries: UnsafePointer<RequestRecord.Entry>, line: UnsafePointer<UInt8>, decoded: UnsafePointer<UInt8>,
-        first: Int, end: Int
+        first: Int, end: Int, of record: RequestRecord
     ) {
         self.entries = entries
         self.line = line
         self.decoded = decoded
         self.first = first
         self.end = end
+        #if DEBUG
+        self.record = ObjectIdentifier(record)
+        generation = record.generation
+        #endif
     }
 }
 
@@ -168,7 +303,25 @@ extension FieldStorage {
             let line = record.bytes.base!
             return FlatMembers(
                 entries: entries, line: line, decoded: record.decoded.base ?? line, first: index &+ 1,
-                end: Int(entries[index].end))
+                end: Int(entries[index].end), of: record)
+        }
+    }
+
+    /// The UTF-8 of the string at `slot`, which this storage's `flatMembers()` gave, or nil for a tree. Out of
+    /// line, as `flatMembers()` is: the caller's inlined code holds no reference of the record.
+    @usableFromInline
+    func flatText(of slot: MemberSlot) -> UnsafeBufferPointer<UInt8>? {
+        switch self {
+        case .tree: return nil
+        case .flat(let record, _):
+            #if DEBUG
+            precondition(
+                ObjectIdentifier(record) == slot.record && record.generation == slot.generation,
+                "a MemberSlot was read with another request's reader")
+            #endif
+            let buffer = slot.inDecoded ? record.decoded : record.bytes
+            precondition(Int(slot.start) &+ Int(slot.count) <= buffer.count, "a MemberSlot reaches past its record")
+            return UnsafeBufferPointer(start: buffer.base.map { $0 + Int(slot.start) }, count: Int(slot.count))
         }
     }
 }

@@ -496,7 +496,9 @@ enum FieldStorage: Sendable {
         }
     }
 
-    /// What `textMember(_:)` found.
+    /// What `textMember(_:)` found. Internal, and read only by FmtCore's inlined readers within the call that
+    /// asked (which lend the bytes on as a `Span`). Not made `~Escapable`: a result borrowing the storage has the
+    /// caller retain the record around every lookup.
     @usableFromInline
     enum TextMember {
         /// The last member of that name is a string: its UTF-8, valid while the storage is.

@@ -64,6 +64,9 @@ final class RequestRecord: @unchecked Sendable {
     /// costs no member lookup.
     var rootOp = -1
     var rootId = -1
+    /// How many lines this record has read: a value that keeps a place in it (`MemberSlot`, `TextRange`)
+    /// notes it, and a debug build checks it when the place is read.
+    @exclusivity(unchecked) @usableFromInline var generation: UInt64 = 0
 
     init() {}
 
@@ -80,6 +83,7 @@ final class RequestRecord: @unchecked Sendable {
     /// `JSONReader`.
     func scan(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         guard line.count < Int(Int32.max) else { return false }
+        generation &+= 1
         bytes.count = 0
         bytes.appendZeroPadded(line)
         var scanner = RecordScanner(line: UnsafeBufferPointer(start: bytes.base, count: line.count))

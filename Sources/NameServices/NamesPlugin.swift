@@ -144,7 +144,7 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
             var escapes: UInt64 = 0
             var bytes = 0
             for index in 0..<count {
-                let name = names[index]
+                let name = names.unsafeUTF8(at: index)
                 texts.initializeElement(at: index, to: Collator.Text(name))
                 escapes |= JSONWriter.escapeFlags(of: name)
                 bytes &+= name.count
@@ -231,7 +231,9 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
             switch (single, many) {
             case (true, nil):
                 _ = try request.withUTF8("name") { name in
-                    collator.withSortKey(name) { key in Self.withHex(key) { response.member("key", utf8: $0) } }
+                    name.withUnsafeBufferPointer { name in
+                        collator.withSortKey(name) { key in Self.withHex(key) { response.member("key", utf8: $0) } }
+                    }
                 }
                 response.member("collationVersion", collator.version)
             case (false, let names?):
@@ -261,12 +263,12 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
             var scratch = UTF16Scratch()
             let done: Void? = try request.withUTF8Strings("names") { (names) throws(CoreError) -> Void in
                 try Self.checkCount(names.count)
-                for index in 0..<names.count { try Self.checkName(names[index], at: index) }
+                for index in 0..<names.count { try Self.checkName(names.unsafeUTF8(at: index), at: index) }
                 var budget = TransformBudget()
                 var forms: [String] = []
                 forms.reserveCapacity(names.count)
                 for index in 0..<names.count {
-                    scratch.load(names[index])
+                    scratch.load(names.unsafeUTF8(at: index))
                     let form = try scratch.units.withUnsafeBufferPointer { (text) throws(CoreError) in
                         try searchTransform.nameForm(text, budget: &budget)
                     }
@@ -289,7 +291,7 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
     private func nameSearch(
         _ request: RequestFields, collator: Collator, into response: inout ResponseWriter
     ) throws {
-        guard let query = try request.withUTF8("query", { Array($0) }) else {
+        guard let query = try request.withUTF8("query", { $0.withUnsafeBufferPointer { Array($0) } }) else {
             throw CoreError.invalidField("query", message: "The field \"query\" is required.")
         }
         guard query.count <= Self.maximumQueryBytes else {
@@ -323,11 +325,11 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
         }
         let done: Void? = try request.withUTF8Strings("names") { (names) throws(CoreError) -> Void in
             try Self.checkCount(names.count)
-            for index in 0..<names.count { try Self.checkName(names[index], at: index) }
+            for index in 0..<names.count { try Self.checkName(names.unsafeUTF8(at: index), at: index) }
             // Checked before any answer is written, so a name with too many words refuses the whole request.
             var found: [(index: Int, ranges: [(start: Int, length: Int)])] = []
             for index in 0..<names.count {
-                scratch.load(names[index])
+                scratch.load(names.unsafeUTF8(at: index))
                 let ranges = try scratch.units.withUnsafeBufferPointer { (text) throws(CoreError) in
                     try Self.match(
                         queryWords, in: text, index: index, collator: collator, transform: searchTransform,
@@ -426,7 +428,7 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
     ) throws -> Result {
         let found: Unmanaged<Value>??
         do {
-            found = try request.withUTF8("locale") { table.lookUp($0) }
+            found = try request.withUTF8("locale") { $0.withUnsafeBufferPointer { table.lookUp($0) } }
         } catch {
             return try body(open())
         }
@@ -437,7 +439,8 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
         }
         let value = try open()
         let remembered =
-            try request.withUTF8("locale") { table.remember(value, for: $0) } ?? table.remember(value, for: nil)
+            try request.withUTF8("locale") { $0.withUnsafeBufferPointer { table.remember(value, for: $0) } }
+            ?? table.remember(value, for: nil)
         return try body(remembered)
     }
 

@@ -1,52 +1,108 @@
 import FmtCore
 
-/// A number's description as `describe` gives it, every text UTF-8 in scratch memory: valid only inside the
-/// closure it is given to. The `phone` op writes it into the response without building a `String`.
-public struct PhoneDescriptionBytes {
+/// A number's description as `describe` gives it, every text UTF-8 in scratch memory (and the extension where it
+/// lies in the request). Not escapable: the compiler keeps it inside the closure it is lent to, and its texts are
+/// lent as `Span`s no longer than it. The `phone` op writes it into the response without building a `String`.
+public struct PhoneDescriptionBytes: ~Escapable {
     /// Whether libphonenumber would call the number valid.
     public let valid: Bool
-    /// `+` country code and national significant number, no extension.
-    public let e164: UnsafeBufferPointer<UInt8>
-    /// Region as libphonenumber determines it; `nil` when no single region fits.
-    public let region: UnsafeBufferPointer<UInt8>?
     /// The number's type (`unknown` for invalid numbers).
     public let type: PhoneNumberType
-    /// National format, with national prefix and extension.
-    public let national: UnsafeBufferPointer<UInt8>
-    /// International format, e.g. `+31 6 12345678`.
-    public let international: UnsafeBufferPointer<UInt8>
-    /// `tel:` URI, e.g. `tel:+31-6-12345678;ext=12`.
-    public let rfc3966: UnsafeBufferPointer<UInt8>
-    /// National form when the viewer is in the number's region, else international.
-    public let display: UnsafeBufferPointer<UInt8>
-    /// Extension digits as written.
-    public let phoneExtension: UnsafeBufferPointer<UInt8>?
     /// Upstream's `isPossibleNumberWithReason`.
     public let possibleReason: PhonePossibility
-    /// How to dial the number from the viewer's region (upstream's `formatOutOfCountryCallingNumber`).
-    public let dialFrom: UnsafeBufferPointer<UInt8>
     /// Whether every text is known to go into a JSON string as it is: made of digits and the texts of plain
     /// metadata. When false a text may still be plain, and a writer checks.
     public let isKnownPlain: Bool
+    // The texts, for the package's writers (`PhoneResponse`), which take them only while this value is lent.
+    package let e164Bytes: UnsafeBufferPointer<UInt8>
+    package let regionBytes: UnsafeBufferPointer<UInt8>?
+    package let nationalBytes: UnsafeBufferPointer<UInt8>
+    package let internationalBytes: UnsafeBufferPointer<UInt8>
+    package let rfc3966Bytes: UnsafeBufferPointer<UInt8>
+    package let displayBytes: UnsafeBufferPointer<UInt8>
+    package let phoneExtensionBytes: UnsafeBufferPointer<UInt8>?
+    package let dialFromBytes: UnsafeBufferPointer<UInt8>
+
+    @_lifetime(immortal)
+    package init(
+        valid: Bool, e164: UnsafeBufferPointer<UInt8>, region: UnsafeBufferPointer<UInt8>?, type: PhoneNumberType,
+        national: UnsafeBufferPointer<UInt8>, international: UnsafeBufferPointer<UInt8>,
+        rfc3966: UnsafeBufferPointer<UInt8>, display: UnsafeBufferPointer<UInt8>,
+        phoneExtension: UnsafeBufferPointer<UInt8>?, possibleReason: PhonePossibility,
+        dialFrom: UnsafeBufferPointer<UInt8>, isKnownPlain: Bool
+    ) {
+        self.valid = valid
+        self.type = type
+        self.possibleReason = possibleReason
+        self.isKnownPlain = isKnownPlain
+        e164Bytes = e164
+        regionBytes = region
+        nationalBytes = national
+        internationalBytes = international
+        rfc3966Bytes = rfc3966
+        displayBytes = display
+        phoneExtensionBytes = phoneExtension
+        dialFromBytes = dialFrom
+    }
+
+    /// `+` country code and national significant number, no extension.
+    public var e164: Span<UInt8> {
+        @_lifetime(copy self) get { _overrideLifetime(e164Bytes.span, copying: self) }
+    }
+    /// Region as libphonenumber determines it; `nil` when no single region fits.
+    public var region: Span<UInt8>? {
+        @_lifetime(copy self) get {
+            guard let regionBytes else { return nil }
+            return _overrideLifetime(regionBytes.span, copying: self)
+        }
+    }
+    /// National format, with national prefix and extension.
+    public var national: Span<UInt8> {
+        @_lifetime(copy self) get { _overrideLifetime(nationalBytes.span, copying: self) }
+    }
+    /// International format, e.g. `+31 6 12345678`.
+    public var international: Span<UInt8> {
+        @_lifetime(copy self) get { _overrideLifetime(internationalBytes.span, copying: self) }
+    }
+    /// `tel:` URI, e.g. `tel:+31-6-12345678;ext=12`.
+    public var rfc3966: Span<UInt8> {
+        @_lifetime(copy self) get { _overrideLifetime(rfc3966Bytes.span, copying: self) }
+    }
+    /// National form when the viewer is in the number's region, else international.
+    public var display: Span<UInt8> {
+        @_lifetime(copy self) get { _overrideLifetime(displayBytes.span, copying: self) }
+    }
+    /// Extension digits as written.
+    public var phoneExtension: Span<UInt8>? {
+        @_lifetime(copy self) get {
+            guard let phoneExtensionBytes else { return nil }
+            return _overrideLifetime(phoneExtensionBytes.span, copying: self)
+        }
+    }
+    /// How to dial the number from the viewer's region (upstream's `formatOutOfCountryCallingNumber`).
+    public var dialFrom: Span<UInt8> {
+        @_lifetime(copy self) get { _overrideLifetime(dialFromBytes.span, copying: self) }
+    }
 
     /// Whether the length is possible (upstream's `isPossibleNumber`).
     public var possible: Bool { possibleReason.isPossible }
 
-    /// `type` in wire spelling.
+    /// `type` in wire spelling (static text).
     public var typeName: UnsafeBufferPointer<UInt8> { type.wireName.bytes }
 
-    /// `possibleReason` in wire spelling.
+    /// `possibleReason` in wire spelling (static text).
     public var possibleReasonName: UnsafeBufferPointer<UInt8> { possibleReason.wireName.bytes }
 }
 
 extension PhoneDescription {
-    init(_ bytes: PhoneDescriptionBytes) {
+    init(_ bytes: borrowing PhoneDescriptionBytes) {
         func text(_ buffer: UnsafeBufferPointer<UInt8>) -> String { String(decoding: buffer, as: UTF8.self) }
         self.init(
-            valid: bytes.valid, e164: text(bytes.e164), region: bytes.region.map(text), type: bytes.type,
-            national: text(bytes.national), international: text(bytes.international), rfc3966: text(bytes.rfc3966),
-            display: text(bytes.display), phoneExtension: bytes.phoneExtension.map(text), possible: bytes.possible,
-            possibleReason: bytes.possibleReason, dialFrom: text(bytes.dialFrom))
+            valid: bytes.valid, e164: text(bytes.e164Bytes), region: bytes.regionBytes.map(text), type: bytes.type,
+            national: text(bytes.nationalBytes), international: text(bytes.internationalBytes),
+            rfc3966: text(bytes.rfc3966Bytes), display: text(bytes.displayBytes),
+            phoneExtension: bytes.phoneExtensionBytes.map(text), possible: bytes.possible,
+            possibleReason: bytes.possibleReason, dialFrom: text(bytes.dialFromBytes))
     }
 }
 
@@ -86,10 +142,10 @@ extension PhoneEngine {
             withDescription(bytes, viewerRegion: nil) { description in
                 let text =
                     switch style {
-                    case .e164: description.e164
-                    case .national: description.national
-                    case .international: description.international
-                    case .rfc3966: description.rfc3966
+                    case .e164: description.e164Bytes
+                    case .national: description.nationalBytes
+                    case .international: description.internationalBytes
+                    case .rfc3966: description.rfc3966Bytes
                     }
                 return String(decoding: text, as: UTF8.self)
             }
@@ -103,7 +159,7 @@ extension PhoneEngine {
     /// region gives the international form.
     public func formatOutOfCountry(_ number: PhoneNumber, from viewerRegion: String?) -> String {
         Self.withBytes(of: number) { bytes in
-            withDescription(bytes, viewerRegion: viewerRegion) { String(decoding: $0.dialFrom, as: UTF8.self) }
+            withDescription(bytes, viewerRegion: viewerRegion) { String(decoding: $0.dialFromBytes, as: UTF8.self) }
         }
     }
 
@@ -141,7 +197,8 @@ extension PhoneEngine {
     /// `describe(number:defaultRegion:viewerRegion:)` with the texts as bytes, given to `body` without building a
     /// `String`: what the `phone` op writes.
     public func describe(
-        number text: String, defaultRegion: String?, viewerRegion: String?, _ body: (PhoneDescriptionBytes) -> Void
+        number text: String, defaultRegion: String?, viewerRegion: String?,
+        _ body: (borrowing PhoneDescriptionBytes) -> Void
     ) throws(PhoneParseError) {
         try withParsed(text, defaultRegion: defaultRegion, checkRegion: true) { number in
             withDescription(number, viewerRegion: viewerRegion, body)
@@ -152,7 +209,7 @@ extension PhoneEngine {
     /// where it lies in the line), so no `String` is made of it.
     public func describe(
         utf8 text: UnsafeBufferPointer<UInt8>, defaultRegion: String?, viewerRegion: String?,
-        _ body: (PhoneDescriptionBytes) -> Void
+        _ body: (borrowing PhoneDescriptionBytes) -> Void
     ) throws(PhoneParseError) {
         try withParsed(utf8: text, defaultRegion: defaultRegion, checkRegion: true) { number in
             withDescription(number, viewerRegion: viewerRegion, body)
@@ -160,13 +217,15 @@ extension PhoneEngine {
     }
 
     /// `describe(_:viewerRegion:)` with the texts as bytes.
-    public func describe(_ number: PhoneNumber, viewerRegion: String?, _ body: (PhoneDescriptionBytes) -> Void) {
+    public func describe(
+        _ number: PhoneNumber, viewerRegion: String?, _ body: (borrowing PhoneDescriptionBytes) -> Void
+    ) {
         Self.withBytes(of: number) { withDescription($0, viewerRegion: viewerRegion, body) }
     }
 
     /// Every form of the number, put together in one buffer on the stack.
     func withDescription<Result>(
-        _ number: NumberBytes, viewerRegion: String?, _ body: (PhoneDescriptionBytes) -> Result
+        _ number: NumberBytes, viewerRegion: String?, _ body: (borrowing PhoneDescriptionBytes) -> Result
     ) -> Result {
         let viewer = viewerRegion.flatMap { metadata.plan(forRegion: $0) }
         return metadata.tables.withDescription(number, viewer: viewer, viewerRegion: viewerRegion, body)
@@ -237,7 +296,7 @@ extension PlanTables {
     /// Every form of the number, put together in one buffer on the stack.
     func withDescription<Result>(
         _ number: NumberBytes, viewer: UnsafePointer<TerritoryPlan>?, viewerRegion: String?,
-        _ body: (PhoneDescriptionBytes) -> Result
+        _ body: (borrowing PhoneDescriptionBytes) -> Result
     ) -> Result {
         let (territory, type) = classify(number.countryCode, number.nationalNumber)
         let main = mainPlan(forCode: number.countryCode)

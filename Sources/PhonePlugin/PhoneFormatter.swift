@@ -58,23 +58,25 @@ public struct PhoneFormatter: FormatterPlugin {
     /// The number is read where it lies in the request's line (no `String` is made of it); it is read first, so a
     /// request without one is refused for that whatever its regions.
     private func phone(_ fields: RequestFields, into response: inout ResponseWriter) throws {
-        let answered = try fields.withUTF8("number") { number -> Result<Void, any Error> in
-            Result { () throws -> Void in
-                let defaultRegion = try Self.defaultRegion(fields)
-                guard let viewerRegion = try Self.viewerRegion(fields) else {
-                    throw CoreError.invalidField(
-                        "viewerRegion",
-                        message:
-                            "The field \"viewerRegion\" is required: the viewer's ISO 3166-1 alpha-2 region (e.g. NL), "
-                            + "or ZZ when it is not known.")
-                }
-                let speech = speech.language(try fields.locale(resolver).language)
-                do throws(PhoneParseError) {
-                    try engine.describe(
-                        utf8: number, defaultRegion: defaultRegion?.code, viewerRegion: viewerRegion.code
-                    ) { Self.write($0, speech: speech, to: &response) }
-                } catch {
-                    throw PhoneNumberError.invalidNumber(error)
+        let answered = try fields.withUTF8("number") { span -> Result<Void, any Error> in
+            span.withUnsafeBufferPointer { number in
+                Result { () throws -> Void in
+                    let defaultRegion = try Self.defaultRegion(fields)
+                    guard let viewerRegion = try Self.viewerRegion(fields) else {
+                        throw CoreError.invalidField(
+                            "viewerRegion",
+                            message:
+                                "The field \"viewerRegion\" is required: the viewer's ISO 3166-1 alpha-2 region (e.g. NL), "
+                                + "or ZZ when it is not known.")
+                    }
+                    let speech = speech.language(try fields.locale(resolver).language)
+                    do throws(PhoneParseError) {
+                        try engine.describe(
+                            utf8: number, defaultRegion: defaultRegion?.code, viewerRegion: viewerRegion.code
+                        ) { Self.write($0, speech: speech, to: &response) }
+                    } catch {
+                        throw PhoneNumberError.invalidNumber(error)
+                    }
                 }
             }
         }
@@ -148,7 +150,7 @@ public struct PhoneFormatter: FormatterPlugin {
 
     /// The members of a description, in their wire order, straight from the engine's bytes.
     static func write(
-        _ description: PhoneDescriptionBytes, speech: PhoneSpeech.Language, to response: inout ResponseWriter
+        _ description: borrowing PhoneDescriptionBytes, speech: PhoneSpeech.Language, to response: inout ResponseWriter
     ) {
         PhoneResponse.write(description, speech: speech, to: &response)
     }

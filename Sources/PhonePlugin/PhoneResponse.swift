@@ -9,7 +9,7 @@ import PhoneNumbers
 enum PhoneResponse {
     /// The members of a description, in their wire order, with `spoken` and `spokenLang` in `speech`'s language.
     static func write(
-        _ description: PhoneDescriptionBytes, speech: PhoneSpeech.Language, to response: inout ResponseWriter
+        _ description: borrowing PhoneDescriptionBytes, speech: PhoneSpeech.Language, to response: inout ResponseWriter
     ) {
         guard isPlain(description) else {
             writeMembers(description, speech: speech, to: &response)
@@ -18,17 +18,18 @@ enum PhoneResponse {
         // The member names, quotes and commas with the longest type and reason names are under 250 bytes.
         let capacity =
             250 + speech.langTail.count
-            + PhoneSpeech.capacity(speech, display: description.display, phoneExtension: description.phoneExtension)
-            + description.e164.count + description.national.count + description.international.count
-            + description.rfc3966.count + description.display.count + description.dialFrom.count
+            + PhoneSpeech.capacity(
+                speech, display: description.displayBytes, phoneExtension: description.phoneExtensionBytes)
+            + description.e164Bytes.count + description.nationalBytes.count + description.internationalBytes.count
+            + description.rfc3966Bytes.count + description.displayBytes.count + description.dialFromBytes.count
             + (description.phoneExtension?.count ?? 0)
         response.appendEncodedMembers { bytes, afterMembers in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
                 var out = ByteCursor(buffer)
                 if afterMembers { out.write(",") }
                 out.write(description.valid ? #""valid":true,"e164":""# : #""valid":false,"e164":""#)
-                out.write(description.e164)
-                if let region = description.region {
+                out.write(description.e164Bytes)
+                if let region = description.regionBytes {
                     out.write(#"","region":""#)
                     out.write(region)
                     out.write(#"","type":""#)
@@ -37,14 +38,14 @@ enum PhoneResponse {
                 }
                 out.write(description.typeName)
                 out.write(#"","national":""#)
-                out.write(description.national)
+                out.write(description.nationalBytes)
                 out.write(#"","international":""#)
-                out.write(description.international)
+                out.write(description.internationalBytes)
                 out.write(#"","rfc3966":""#)
-                out.write(description.rfc3966)
+                out.write(description.rfc3966Bytes)
                 out.write(#"","display":""#)
-                out.write(description.display)
-                if let phoneExtension = description.phoneExtension {
+                out.write(description.displayBytes)
+                if let phoneExtension = description.phoneExtensionBytes {
                     out.write(#"","extension":""#)
                     out.write(phoneExtension)
                     out.write(description.possible ? #"","possible":true"# : #"","possible":false"#)
@@ -56,11 +57,11 @@ enum PhoneResponse {
                 out.write(#","possibleReason":""#)
                 out.write(description.possibleReasonName)
                 out.write(#"","dialFrom":""#)
-                out.write(description.dialFrom)
+                out.write(description.dialFromBytes)
                 out.write(#"","spoken":""#)
                 out.skip(
                     PhoneSpeech.spell(
-                        speech, display: description.display, phoneExtension: description.phoneExtension,
+                        speech, display: description.displayBytes, phoneExtension: description.phoneExtensionBytes,
                         into: out.remaining))
                 speech.langTail.withUnsafeBufferPointer { out.write($0) }
                 bytes.append(
@@ -73,45 +74,48 @@ enum PhoneResponse {
     /// Whether every text of the description that does not come from a fixed list goes into a JSON string as it
     /// is: known to when the engine says so, else checked. `e164` is `+` and digits by construction and `display`
     /// a copy of `national` or `international`, so neither is read again.
-    static func isPlain(_ description: PhoneDescriptionBytes) -> Bool {
+    static func isPlain(_ description: borrowing PhoneDescriptionBytes) -> Bool {
         if description.isKnownPlain { return true }
         var flags =
-            JSONWriter.escapeFlags(of: description.national) | JSONWriter.escapeFlags(of: description.international)
-        flags |= JSONWriter.escapeFlags(of: description.rfc3966) | JSONWriter.escapeFlags(of: description.dialFrom)
-        if let region = description.region { flags |= JSONWriter.escapeFlags(of: region) }
-        if let phoneExtension = description.phoneExtension { flags |= JSONWriter.escapeFlags(of: phoneExtension) }
+            JSONWriter.escapeFlags(of: description.nationalBytes)
+            | JSONWriter.escapeFlags(of: description.internationalBytes)
+        flags |=
+            JSONWriter.escapeFlags(of: description.rfc3966Bytes) | JSONWriter.escapeFlags(of: description.dialFromBytes)
+        if let region = description.regionBytes { flags |= JSONWriter.escapeFlags(of: region) }
+        if let phoneExtension = description.phoneExtensionBytes { flags |= JSONWriter.escapeFlags(of: phoneExtension) }
         return flags == 0
     }
 
     /// The members through the writer, each escaped as any string.
     static func writeMembers(
-        _ description: PhoneDescriptionBytes, speech: PhoneSpeech.Language, to response: inout ResponseWriter
+        _ description: borrowing PhoneDescriptionBytes, speech: PhoneSpeech.Language, to response: inout ResponseWriter
     ) {
         response.member("valid", description.valid)
-        response.member("e164", utf8: description.e164)
-        if let region = description.region {
+        response.member("e164", utf8: description.e164Bytes)
+        if let region = description.regionBytes {
             response.member("region", utf8: region)
         } else {
             response.null("region")
         }
         response.member("type", utf8: description.typeName)
-        response.member("national", utf8: description.national)
-        response.member("international", utf8: description.international)
-        response.member("rfc3966", utf8: description.rfc3966)
-        response.member("display", utf8: description.display)
-        if let phoneExtension = description.phoneExtension {
+        response.member("national", utf8: description.nationalBytes)
+        response.member("international", utf8: description.internationalBytes)
+        response.member("rfc3966", utf8: description.rfc3966Bytes)
+        response.member("display", utf8: description.displayBytes)
+        if let phoneExtension = description.phoneExtensionBytes {
             response.member("extension", utf8: phoneExtension)
         } else {
             response.null("extension")
         }
         response.member("possible", description.possible)
         response.member("possibleReason", utf8: description.possibleReasonName)
-        response.member("dialFrom", utf8: description.dialFrom)
+        response.member("dialFrom", utf8: description.dialFromBytes)
         let capacity = PhoneSpeech.capacity(
-            speech, display: description.display, phoneExtension: description.phoneExtension)
+            speech, display: description.displayBytes, phoneExtension: description.phoneExtensionBytes)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             let count = PhoneSpeech.spell(
-                speech, display: description.display, phoneExtension: description.phoneExtension, into: buffer)
+                speech, display: description.displayBytes, phoneExtension: description.phoneExtensionBytes, into: buffer
+            )
             response.member("spoken", utf8: UnsafeBufferPointer(start: buffer.baseAddress, count: count))
         }
         response.member("spokenLang", speech.lang)

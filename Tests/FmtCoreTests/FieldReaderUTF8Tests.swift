@@ -29,7 +29,7 @@ import Testing
     func aStringMemberReadsAsItsUTF8(line: String) throws {
         for request in try Self.readings(line) {
             let expected = Result { try request.fields.string("name") }
-            let read = Result { try request.fields.withUTF8("name") { Array($0) } }
+            let read = Result { try request.fields.withUTF8("name") { $0.array } }
             switch (expected, read) {
             case (.success(let text), .success(let bytes)): #expect(text.map { Array($0.utf8) } == bytes)
             case (.failure(let a), .failure(let b)): #expect("\(a)" == "\(b)")
@@ -43,7 +43,7 @@ import Testing
         for request in try Self.readings(line) {
             let expected = Result { try request.fields.strings("names") }
             let read = Result {
-                try request.fields.withUTF8Strings("names") { strings in (0..<strings.count).map { Array(strings[$0]) }
+                try request.fields.withUTF8Strings("names") { strings in (0..<strings.count).map { strings[$0].array }
                 }
             }
             switch (expected, read) {
@@ -60,7 +60,7 @@ import Testing
         var fromStrings = ResponseWriter()
         try request.fields.withUTF8Strings("names") { strings in
             fromBytes.array("sorted") { sorted in
-                for index in 0..<strings.count { sorted.element(utf8: strings[index]) }
+                for index in 0..<strings.count { strings[index].withUnsafeBufferPointer { sorted.element(utf8: $0) } }
             }
         }
         let names = try #require(try request.fields.strings("names"))
@@ -89,9 +89,14 @@ import Testing
         var walked: [(name: String, text: [UInt8]?)] = []
         #expect(
             flat.forEachMember { name, slot in
-                walked.append((String(decoding: name, as: UTF8.self), flat.withUTF8(at: slot) { Array($0) }))
+                walked.append((String(decoding: name.array, as: UTF8.self), flat.withUTF8(at: slot) { $0.array }))
             })
         #expect(walked.map(\.name) == tree.members.map(\.name))
         #expect(walked.map(\.text) == tree.members.map { $0.value.value?.stringValue.map { Array($0.utf8) } })
     }
+}
+
+extension Span<UInt8> {
+    /// The lent bytes, copied.
+    var array: [UInt8] { withUnsafeBufferPointer { Array($0) } }
 }

@@ -374,4 +374,53 @@ import Testing
         #expect(kept.requests.withLock { $0.map(\.id) } == ["first", "second-and-longer", "third"])
         #expect(kept.requests.withLock { $0.map(\.op) } == ["keep", "keep", "keep"])
     }
+
+    /// A `RequestText` kept past its request (all a builtin keeps of it, with a `TextRange`) holds the record, so
+    /// the lane reads the next lines into another and the kept text stays as it was; read, trimmed, where it lies.
+    @Test func aKeptRequestTextKeepsItsBytesWhileTheLaneReadsOn() throws {
+        final class Kept: Sendable {
+            let strings = Mutex<[(RequestText, TextRange)]>([])
+        }
+        let kept = Kept()
+        let registry = try PluginRegistry(
+            pluginTypes: [], store: DataStore(source: .embedded([:]), localDirectory: nil),
+            environment: PluginEnvironment(resolver: LocaleResolver(supported: ["en"])))
+        let dispatcher = Dispatcher(
+            registry: registry,
+            builtins: [
+                "keep": { request, _ in
+                    _ = request.fields.forEachMember { name, slot in
+                        guard name.withUnsafeBufferPointer({ Array($0) }) == Array("text".utf8) else { return }
+                        let count = request.fields.withUTF8(at: slot) { $0.count } ?? 0
+                        guard let text = request.fields.text,
+                            let range = request.fields.textRange(at: slot, trimmedTo: 1..<max(count - 1, 1))
+                        else { return }
+                        kept.strings.withLock { $0.append((text, range)) }
+                    }
+                }
+            ])
+        let lane = Dispatcher.Lane(dispatcher)
+        var out: [UInt8] = []
+        let texts = ["[first]", #"[second \"and\" longer]"#, "[third]", "[x]"]
+        for text in texts {
+            let line = Array(#"{"op":"keep","text":"\#(text)"}"#.utf8)
+            line.withUnsafeBufferPointer { lane.respond(to: $0, into: &out) }
+        }
+        let read = kept.strings.withLock { strings in strings.map { text, range in text.string(range) } }
+        #expect(read == ["first", "second \"and\" longer", "third", "x"])
+    }
+
+    #if DEBUG
+    /// A slot is a place in one request's record: read with another request's reader, a debug build traps
+    /// rather than read the other request's bytes.
+    @Test func aSlotReadWithAnotherRequestsReaderTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let first = try Array(#"{"a":"one"}"#.utf8).withUnsafeBufferPointer { try Request(line: $0) }
+            let second = try Array(#"{"a":"two"}"#.utf8).withUnsafeBufferPointer { try Request(line: $0) }
+            var slot: MemberSlot?
+            _ = first.fields.forEachMember { _, found in slot = found }
+            _ = second.fields.withUTF8(at: slot!) { $0.count }
+        }
+    }
+    #endif
 }
