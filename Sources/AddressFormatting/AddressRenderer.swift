@@ -1143,7 +1143,7 @@ struct ShownValues: ~Copyable {
         else { return nil }
         self.country = UnsafeBufferPointer(rebasing: buffer[Self.copy(country, to: buffer, at: &used)])
         self.countryName = UnsafeBufferPointer(rebasing: buffer[Self.copy(countryName, to: buffer, at: &used)])
-        countryNeedsEscape = Self.needsEscape(self.countryName)
+        countryNeedsEscape = ByteSink.needsEscape(self.countryName)
         let quoteStart = used
         buffer[used] = 0x22
         used &+= 1
@@ -1192,7 +1192,7 @@ struct ShownValues: ~Copyable {
     /// each property.
     @inline(__always)
     private static func entry(_ utf8: UnsafeBufferPointer<UInt8>) -> Entry {
-        if isPrintableASCII(utf8) {
+        if ByteScan.isPrintableASCII(utf8) {
             return Entry(
                 start: utf8.baseAddress, count: Int32(utf8.count), lineBreak: false, needsEscape: false,
                 cleanStart: utf8[0] != 0x20, cleanEnd: utf8[utf8.count - 1] != 0x20)
@@ -1201,64 +1201,6 @@ struct ShownValues: ~Copyable {
         return Entry(
             start: utf8.baseAddress, count: Int32(utf8.count), lineBreak: lineBreak, needsEscape: needsEscape,
             cleanStart: PlainText.hasCleanStart(utf8), cleanEnd: PlainText.hasCleanEnd(utf8))
-    }
-
-    /// `ByteSink.needsEscape` a word at a time, in line: the words of text of eight bytes or more (the last one
-    /// overlapping the one before it), two overlapping halves of shorter text.
-    @inline(__always)
-    private static func needsEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = utf8.count
-        guard count >= 4, let base = utf8.baseAddress else { return ByteSink.needsEscape(utf8) }
-        let raw = UnsafeRawPointer(base)
-        guard count >= 8 else {
-            let word =
-                UInt64(raw.loadUnaligned(as: UInt32.self))
-                | UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)) &<< 32
-            return JSONWriter.escapeFlags(word) != 0
-        }
-        var flags: UInt64 = 0
-        var offset = 0
-        while offset < count &- 8 {
-            flags |= JSONWriter.escapeFlags(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            offset &+= 8
-        }
-        flags |= JSONWriter.escapeFlags(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
-        return flags != 0
-    }
-
-    /// Whether every byte is printable ASCII other than `"` and `\\` (0x20–0x7E): no escape, no line break, and
-    /// only the space to trim. Eight bytes at a time: `JSONWriter.escapeFlags(_:)` for the bytes below 0x20, `"`
-    /// and `\\`; and a byte of 0x7F or more sets its high bit in `word | (word + 0x01…01)` (a carry out of a byte
-    /// comes only from one of 0x80 or more, whose own high bit is set).
-    @inline(__always)
-    private static func isPrintableASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = utf8.count
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        guard let base = utf8.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        guard count >= 8 else {
-            // Shorter text as one word of its bytes, those missing filled with a printable letter: from two words of
-            // four that overlap, or from the first, middle and last byte (which cover one to three).
-            let word: UInt64
-            if count >= 4 {
-                word =
-                    UInt64(raw.loadUnaligned(as: UInt32.self))
-                    | UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)) &<< 32
-            } else {
-                word =
-                    UInt64(base[0]) | UInt64(base[count &>> 1]) &<< 8 | UInt64(base[count &- 1]) &<< 16
-                    | 0x4141_4141_4100_0000
-            }
-            return JSONWriter.escapeFlags(word) | ((word | (word &+ ones)) & (ones &* 0x80)) == 0
-        }
-        var offset = 0
-        while true {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            if JSONWriter.escapeFlags(word) | ((word | (word &+ ones)) & (ones &* 0x80)) != 0 { return false }
-            if offset == count &- 8 { return true }
-            // The last word overlaps the one before it rather than leaving a tail byte by byte.
-            offset = min(offset &+ 8, count &- 8)
-        }
     }
 
     /// In one pass: `PlainText.hasLineBreak` over UTF-8 (U+000A–U+000D, U+0085 as `C2 85`, U+2028 and U+2029 as
@@ -1270,14 +1212,11 @@ struct ShownValues: ~Copyable {
         // escape and start no line break; the bytes are looked at one by one from the first other word.
         var first = 0
         if let base = utf8.baseAddress {
-            let ones: UInt64 = 0x0101_0101_0101_0101
             let raw = UnsafeRawPointer(base)
             while first &+ 8 <= utf8.count {
-                let word = raw.loadUnaligned(fromByteOffset: first, as: UInt64.self)
-                let c2 = word ^ (ones &* 0xC2)
-                let e2 = word ^ (ones &* 0xE2)
-                let found = ((c2 &- ones) & ~c2) | ((e2 &- ones) & ~e2)
-                if JSONWriter.escapeFlags(word) | (found & (ones &* 0x80)) != 0 { break }
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: first, as: UInt64.self))
+                let found = ByteScan.equalFlags(word, 0xC2) | ByteScan.equalFlags(word, 0xE2)
+                if ByteScan.escapeFlags(word) | found != 0 { break }
                 first &+= 8
             }
         }

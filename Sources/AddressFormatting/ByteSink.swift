@@ -149,7 +149,7 @@ struct ByteSink: ~Copyable {
 
     /// Whether JSON escapes a byte of `text` (a control character, `"` or `\`).
     static func needsEscape(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        JSONWriter.escapeFlags(of: text) != 0
+        ByteScan.escapeFlags(of: text) != 0
     }
 
     /// Text as it goes inside a JSON string, `escape` saying whether it needs escaping (`needsEscape`, known).

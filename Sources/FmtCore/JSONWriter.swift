@@ -37,76 +37,6 @@ public enum JSONWriter {
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    /// Whether UTF-8 text goes into a JSON string as it is: no control character, quote or backslash.
-    /// Eight bytes at a time: a byte below 0x20, or equal to `"` or `\`, sets its high bit in the word's test (the
-    /// usual "has a byte less than / equal to" bit tricks, exact for whether any byte does).
-    @inlinable
-    public static func needsNoEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let count = bytes.count
-        guard count >= 8 else {
-            guard count >= 4 else {
-                for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
-                return true
-            }
-            // Two overlapping 4-byte loads make one word of the whole text.
-            let raw = UnsafeRawPointer(base)
-            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
-            let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
-            return !wordNeedsEscape(low | high &<< 32)
-        }
-        let raw = UnsafeRawPointer(base)
-        var offset = 0
-        while true {
-            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            if wordNeedsEscape(word) { return false }
-            if offset == count - 8 { return true }
-            // The last word overlaps the one before it rather than leaving a tail byte by byte.
-            offset = min(offset + 8, count - 8)
-        }
-    }
-
-    /// Nonzero exactly when some byte of `bytes` needs escaping, so that several texts (the members of one answer)
-    /// are checked with one branch: `escapeFlags(of: a) | escapeFlags(of: b) == 0`.
-    @inlinable
-    public static func escapeFlags(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard let base = bytes.baseAddress else { return 0 }
-        let raw = UnsafeRawPointer(base)
-        let count = bytes.count
-        guard count >= 8 else {
-            guard count >= 4 else {
-                for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return 0x80 }
-                return 0
-            }
-            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
-            let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
-            return escapeFlags(low | high &<< 32)
-        }
-        var flags: UInt64 = 0
-        var offset = 0
-        while true {
-            flags |= escapeFlags(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            if offset == count - 8 { return flags }
-            offset = min(offset + 8, count - 8)
-        }
-    }
-
-    @inlinable @inline(__always)
-    static func wordNeedsEscape(_ word: UInt64) -> Bool {
-        escapeFlags(word) != 0
-    }
-
-    /// The high bit of each byte of `word` (little-endian) that is below 0x20, `"` or `\`, and maybe of bytes after
-    /// the first such one: the lowest bit set marks the first.
-    @inlinable @inline(__always)
-    public static func escapeFlags(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        let found = ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
-        return found & (ones &* 0x80)
-    }
-
     /// Hands `body` an integer's decimal text (with its `-`), put together on the stack: `String(value)` builds a
     /// string to copy.
     @inlinable
@@ -144,7 +74,7 @@ public enum JSONWriter {
     /// Appends UTF-8 text (ICU's output written on the stack, say) as a JSON string, without making a `String`.
     public static func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         // Most strings are short and need no escape: quoted on the stack, they take one append instead of three.
-        if bytes.count <= shortString, needsNoEscape(bytes) {
+        if bytes.count <= shortString, ByteScan.needsNoEscape(bytes) {
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: shortString + 2) { buffer in
                 buffer[0] = UInt8(ascii: "\"")
                 if let base = bytes.baseAddress {

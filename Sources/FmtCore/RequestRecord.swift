@@ -267,7 +267,7 @@ final class RequestRecord: @unchecked Sendable {
         let kind = kind(id)
         if kind == .number || kind == .string {
             let written: Bool = withText(id) { text in
-                guard text.count <= 64, kind == .number || JSONWriter.needsNoEscape(text) else { return false }
+                guard text.count <= 64, kind == .number || ByteScan.needsNoEscape(text) else { return false }
                 writer.stage(#"{"id":"#)
                 if kind == .string { writer.stage(UInt8(ascii: "\"")) }
                 writer.stage(text)
@@ -552,7 +552,7 @@ private struct RecordScanner {
         var end = start
         var flags: UInt64
         while true {
-            flags = Self.stopFlags(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)))
+            flags = ByteScan.stopFlags(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)))
             if flags != 0 { break }
             end &+= 8
         }
@@ -567,17 +567,6 @@ private struct RecordScanner {
         guard let text = scanStringRest(start: start) else { return nil }
         at = index
         return text
-    }
-
-    /// The high bit of each byte of `word` (little-endian) that is `"`, `\`, below 0x20 or above 0x7F, and maybe of
-    /// bytes after the first such one: the lowest bit set marks the first. (`JSONWriter.escapeFlags(_:)`, with
-    /// non-ASCII bytes flagged too: no borrow comes from a byte below the first flagged one.)
-    @inline(__always)
-    private static func stopFlags(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let found =
-            ((word ^ (ones &* 0x22)) &- ones) | ((word ^ (ones &* 0x5C)) &- ones) | (word &- ones &* 0x20) | word
-        return found & (ones &* 0x80)
     }
 
     /// The rest of `scanString(_:at:)` from its first backslash, control character or non-ASCII byte at `index`:
@@ -603,7 +592,7 @@ private struct RecordScanner {
             // starts past the line's end, as in `scanString(_:at:)`).
             index &+= 1
             while true {
-                let flags = Self.stopFlags(
+                let flags = ByteScan.stopFlags(
                     UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
                 if flags != 0 {
                     index &+= flags.trailingZeroBitCount &>> 3

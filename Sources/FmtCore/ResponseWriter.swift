@@ -147,7 +147,7 @@ public struct ResponseWriter: Sendable {
         return true
     }
 
-    /// As `UnsafeMutablePointer.copyShort(from:count:)`, checking each word as `JSONWriter.needsNoEscape(_:)` does: whether the text needs
+    /// As `UnsafeMutablePointer.copyShort(from:count:)`, checking each word as `ByteScan.needsNoEscape(_:)` does: whether the text needs
     /// no escape (when it does, what was copied is to be ignored).
     @inlinable @inline(__always)
     static func copyUnlessEscaped(
@@ -160,13 +160,13 @@ public struct ResponseWriter: Sendable {
             var offset = 0
             while offset < count &- 8 {
                 let word = from.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                flags |= JSONWriter.escapeFlags(UInt64(littleEndian: word))
+                flags |= ByteScan.escapeFlags(UInt64(littleEndian: word))
                 to.storeBytes(of: word, toByteOffset: offset, as: UInt64.self)
                 offset &+= 8
             }
             let last = count &- 8
             let word = from.loadUnaligned(fromByteOffset: last, as: UInt64.self)
-            flags |= JSONWriter.escapeFlags(UInt64(littleEndian: word))
+            flags |= ByteScan.escapeFlags(UInt64(littleEndian: word))
             to.storeBytes(of: word, toByteOffset: last, as: UInt64.self)
             return flags == 0
         } else if count >= 4 {
@@ -175,7 +175,7 @@ public struct ResponseWriter: Sendable {
             let high = from.loadUnaligned(fromByteOffset: last, as: UInt32.self)
             to.storeBytes(of: low, as: UInt32.self)
             to.storeBytes(of: high, toByteOffset: last, as: UInt32.self)
-            return JSONWriter.escapeFlags(UInt64(UInt32(littleEndian: low)) | UInt64(UInt32(littleEndian: high)) &<< 32)
+            return ByteScan.escapeFlags(UInt64(UInt32(littleEndian: low)) | UInt64(UInt32(littleEndian: high)) &<< 32)
                 == 0
         } else {
             for offset in 0..<count {

@@ -146,7 +146,7 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
             for index in 0..<count {
                 let name = names.unsafeUTF8(at: index)
                 texts.initializeElement(at: index, to: Collator.Text(name))
-                escapes |= JSONWriter.escapeFlags(of: name)
+                escapes |= ByteScan.escapeFlags(of: name)
                 bytes &+= name.count
             }
             let texts = UnsafePointer(texts.baseAddress!)
@@ -186,7 +186,7 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
                 // Each element is followed by a comma; the last one's becomes the closing bracket.
                 for position in 0..<order.count {
                     let name = names[Int(order[position])].bytes
-                    if !escaped || JSONWriter.needsNoEscape(name) {
+                    if !escaped || ByteScan.needsNoEscape(name) {
                         out.write(UInt8(ascii: "\""))
                         out.write(name)
                         out.write(UInt8(ascii: "\""))

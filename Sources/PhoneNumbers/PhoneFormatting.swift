@@ -305,8 +305,8 @@ extension PlanTables {
             main?.pointee.textsArePlain != false && viewer?.pointee.textsArePlain != false
             && territory?.pointee.textsArePlain != false
             && (number.isParsed && transformsArePlain
-                || JSONWriter.escapeFlags(of: number.nationalNumber)
-                    | (number.phoneExtension.map(JSONWriter.escapeFlags(of:)) ?? 0) == 0)
+                || ByteScan.escapeFlags(of: number.nationalNumber)
+                    | (number.phoneExtension.map(ByteScan.escapeFlags(of:)) ?? 0) == 0)
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { storage in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: slotCapacity) { slots in
                 var out = ByteWriter(storage)

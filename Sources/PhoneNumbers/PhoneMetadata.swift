@@ -139,7 +139,7 @@ struct Template: Sendable {
             switch piece {
             case .text(let text):
                 flat += text
-                flags |= text.withUnsafeBufferPointer(JSONWriter.escapeFlags(of:))
+                flags |= text.withUnsafeBufferPointer(ByteScan.escapeFlags(of:))
             case .group(let group):
                 flat += [Self.groupMark, UInt8(group)]
                 references += 1
@@ -483,7 +483,7 @@ final class Territory: Sendable {
         extensionPrefix = FrozenBytes((record.preferredExtnPrefix ?? " ext. ").utf8)
         var flags: UInt64 = 0
         for text in [idBytes, countryCodeDigits, diallingPrefix, extensionPrefix] {
-            flags |= JSONWriter.escapeFlags(of: text.buffer)
+            flags |= ByteScan.escapeFlags(of: text.buffer)
         }
         let templatesArePlain = formats.allSatisfy { $0.nationalTemplate.isPlain && $0.internationalTemplate.isPlain }
         var typeFilter = [UInt16](repeating: 0, count: 132)

@@ -77,12 +77,12 @@ enum PhoneResponse {
     static func isPlain(_ description: borrowing PhoneDescriptionBytes) -> Bool {
         if description.isKnownPlain { return true }
         var flags =
-            JSONWriter.escapeFlags(of: description.nationalBytes)
-            | JSONWriter.escapeFlags(of: description.internationalBytes)
+            ByteScan.escapeFlags(of: description.nationalBytes)
+            | ByteScan.escapeFlags(of: description.internationalBytes)
         flags |=
-            JSONWriter.escapeFlags(of: description.rfc3966Bytes) | JSONWriter.escapeFlags(of: description.dialFromBytes)
-        if let region = description.regionBytes { flags |= JSONWriter.escapeFlags(of: region) }
-        if let phoneExtension = description.phoneExtensionBytes { flags |= JSONWriter.escapeFlags(of: phoneExtension) }
+            ByteScan.escapeFlags(of: description.rfc3966Bytes) | ByteScan.escapeFlags(of: description.dialFromBytes)
+        if let region = description.regionBytes { flags |= ByteScan.escapeFlags(of: region) }
+        if let phoneExtension = description.phoneExtensionBytes { flags |= ByteScan.escapeFlags(of: phoneExtension) }
         return flags == 0
     }
 

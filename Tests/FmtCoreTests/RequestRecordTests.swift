@@ -330,8 +330,8 @@ import Testing
                     ? UInt8.random(in: 0x20...0x7E, using: &generator) : .random(in: 0...0xFF)
             }
             let expected = !bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-            #expect(bytes.withUnsafeBufferPointer { JSONWriter.needsNoEscape($0) } == expected, "\(bytes)")
-            #expect(bytes.withUnsafeBufferPointer { JSONWriter.escapeFlags(of: $0) == 0 } == expected, "\(bytes)")
+            #expect(bytes.withUnsafeBufferPointer { ByteScan.needsNoEscape($0) } == expected, "\(bytes)")
+            #expect(bytes.withUnsafeBufferPointer { ByteScan.escapeFlags(of: $0) == 0 } == expected, "\(bytes)")
         }
     }
 

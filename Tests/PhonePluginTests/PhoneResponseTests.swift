@@ -160,7 +160,7 @@ import Testing
         #expect(checked == numbers.count)
     }
 
-    /// The escape check is FmtCore's (`JSONWriter.escapeFlags(of:)`), tested there; the cursor writes exactly its
+    /// The escape check is FmtCore's (`ByteScan.escapeFlags(of:)`), tested there; the cursor writes exactly its
     /// bytes.
     @Test func theCursorWritesExactlyItsBytes() {
         var generator = SeededGenerator(state: 7)
