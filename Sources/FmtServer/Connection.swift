@@ -18,23 +18,14 @@ final class Connection {
     /// Responses not yet accepted by the socket, from `outputStart` on.
     @exclusivity(unchecked) var output: [UInt8] = []
     @exclusivity(unchecked) var outputStart = 0
-    /// The peer half-closed (or closed): answer what arrived, flush, then close.
-    var readClosed = false
-    /// Reading is paused because the client does not read its responses.
-    var readPaused = false
-    var lastActivity: UInt64
-    /// When the last line completed (or the connection opened): an unfinished line is as old as this.
-    var lastLineEnd: UInt64
+    /// Flags and times, and the rules for the next step: no system call in there.
+    @exclusivity(unchecked) var state: ConnectionState
     /// Bytes of the framer's unfinished line and `backlog` last reported to the input budget.
     var charged = 0
     /// Unread response bytes last reported to the output budget.
     var chargedOutput = 0
     /// When this connection's current slice began (the lane's clock, nanoseconds; 0 before its first line).
     var turnStart: UInt64 = 0
-    /// The slice ran out with work left: the connection goes to the loop's `busy` queue when its turn settles.
-    var yielded = false
-    /// Waiting in the loop's `busy` queue: read and answered only from there.
-    var queued = false
     /// The epoll interest currently registered, to avoid redundant `epoll_ctl` calls.
     var interest: UInt32 = 0
 
@@ -42,8 +33,7 @@ final class Connection {
         self.fd = fd
         self.peer = peer
         self.framer = LineFramer(maxLineBytes: maxLineBytes)
-        self.lastActivity = now
-        self.lastLineEnd = now
+        self.state = ConnectionState(now: now)
     }
 
     var pendingOutput: Int { output.count - outputStart }

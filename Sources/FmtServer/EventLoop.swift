@@ -163,8 +163,10 @@ final class EventLoop: @unchecked Sendable {
             // Answer what clients already sent, then treat every connection as half-closed: it closes once its
             // responses are flushed, and an idle one closes at once.
             for connection in Array(connections.values) {
-                if !connection.readClosed && !connection.readPaused { readAvailable(connection, budget: .max) }
-                connection.readClosed = true
+                if !connection.state.readClosed && !connection.state.readPaused {
+                    readAvailable(connection, budget: .max)
+                }
+                connection.state.readClosed = true
                 guard connection.flush() else {
                     close(connection)
                     continue
@@ -316,17 +318,17 @@ final class EventLoop: @unchecked Sendable {
 
     private func handle(fd: Int32, events: UInt32, now: UInt64) {
         guard let connection = connections[fd] else { return }
-        connection.lastActivity = now
+        connection.state.lastActivity = now
         connection.turnStart = 0
         if events & UInt32(CSYS_EPOLLERR) != 0 {
             close(connection)
             return
         }
-        if events & UInt32(CSYS_EPOLLIN) != 0 && !connection.readClosed && !connection.readPaused
-            && !connection.queued
+        if events & UInt32(CSYS_EPOLLIN) != 0 && !connection.state.readClosed && !connection.state.readPaused
+            && !connection.state.queued
         {
             readAvailable(connection)
-        } else if events & UInt32(CSYS_EPOLLHUP) != 0 && connection.pendingOutput == 0 && !connection.queued {
+        } else if events & UInt32(CSYS_EPOLLHUP) != 0 && connection.pendingOutput == 0 && !connection.state.queued {
             close(connection)
             return
         }
@@ -347,10 +349,10 @@ final class EventLoop: @unchecked Sendable {
             let fd = busy[busyStart]
             busyStart += 1
             guard let connection = connections[fd] else { continue }
-            connection.queued = false
-            connection.yielded = false
+            connection.state.queued = false
+            connection.state.yielded = false
             connection.turnStart = 0
-            connection.lastActivity = now
+            connection.state.lastActivity = now
             continueWork(connection)
             if csys_monotonic_usec() &- start >= Self.busyPass { break }
         }
@@ -366,7 +368,7 @@ final class EventLoop: @unchecked Sendable {
     /// A busy connection's turn: its backlog first, then what its socket holds, each within the slice.
     private func continueWork(_ connection: Connection) {
         if !connection.backlog.isEmpty { consumeBacklog(connection) }
-        if connection.backlog.isEmpty && !connection.yielded && !connection.readClosed
+        if connection.backlog.isEmpty && !connection.state.yielded && !connection.state.readClosed
             && mayAnswer(connection)
         {
             readAvailable(connection)
@@ -417,7 +419,7 @@ final class EventLoop: @unchecked Sendable {
                 readBuffer.withUnsafeBufferPointer { buffer in
                     consume(UnsafeBufferPointer(rebasing: buffer[0..<received]), connection)
                 }
-                if connection.yielded || !connection.backlog.isEmpty { break }
+                if connection.state.yielded || !connection.backlog.isEmpty { break }
                 if connection.pendingOutput >= configuration.maxOutputBytes { break }
                 if received < wanted { break }
             } else if received == 0 {
@@ -429,7 +431,7 @@ final class EventLoop: @unchecked Sendable {
             }
         }
         // Every read of the turn was full: more may wait in the socket, so the connection is served from `busy`.
-        if budget == 0 && !connection.yielded && !connection.readClosed { connection.yielded = true }
+        if budget == 0 && !connection.state.yielded && !connection.state.readClosed { connection.state.yielded = true }
     }
 
     private func pauseForBudget(_ connection: Connection) {
@@ -460,7 +462,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// End of input: a final line without a newline still counts as a request.
     private func finishInput(_ connection: Connection) {
-        connection.readClosed = true
+        connection.state.readClosed = true
         connection.framer.finish { handle($0, connection) }
     }
 
@@ -476,7 +478,7 @@ final class EventLoop: @unchecked Sendable {
             while: {
                 guard mayAnswer(connection) else { return false }
                 guard lane.clock &- connection.turnStart < Self.slice else {
-                    connection.yielded = true
+                    connection.state.yielded = true
                     return false
                 }
                 return true
@@ -486,7 +488,7 @@ final class EventLoop: @unchecked Sendable {
         }
         if taken < bytes.count { connection.backlog = Array(bytes[taken...]) }
         if connection.framer.newlines != newlinesBefore {
-            connection.lastLineEnd = connection.lastActivity
+            connection.state.lastLineEnd = connection.state.lastActivity
             // The finisher's line is done once a newline went by: the slot passes on, not to its next line.
             if finisher == connection.fd { releaseFinisher() }
         }
@@ -514,7 +516,7 @@ final class EventLoop: @unchecked Sendable {
     /// Answers one framed line, unless the stop deadline passed.
     private func answer(_ line: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
         guard !pastStopDeadline else {
-            connection.readClosed = true
+            connection.state.readClosed = true
             return
         }
         lane.respond(to: line, into: &connection.output)
@@ -522,44 +524,38 @@ final class EventLoop: @unchecked Sendable {
 
     /// Re-registers interest after a turn: pause reading a client that does not read, close a finished one.
     private func settle(_ connection: Connection) {
-        while !connection.backlog.isEmpty && !connection.queued && !connection.yielded && mayAnswer(connection) {
+        while !connection.backlog.isEmpty && !connection.state.queued && !connection.state.yielded
+            && mayAnswer(connection)
+        {
             consumeBacklog(connection)
             guard connection.flush() else {
                 close(connection)
                 return
             }
         }
-        if connection.readClosed && pastStopDeadline {
+        if connection.state.readClosed && pastStopDeadline {
             connection.framer.dropPartial()
             connection.backlog = []
         }
         chargeBuffers(connection)
-        if connection.yielded && !connection.queued {
-            // Its slice is used and work is left: it waits its turn in `busy`, unread meanwhile.
-            connection.queued = true
-            busy.append(connection.fd)
-            counters.turnsYielded.add(1, ordering: .relaxed)
-        }
-        if connection.readClosed && connection.pendingOutput == 0 && connection.backlog.isEmpty
-            && !connection.queued
-        {
+        let settlement = connection.state.settle(
+            ConnectionState.Buffers(
+                pendingOutput: connection.pendingOutput, hasBacklog: !connection.backlog.isEmpty,
+                budgetPaused: !budgetPaused.isEmpty && budgetPaused.contains(connection.fd)),
+            maxOutputBytes: configuration.maxOutputBytes)
+        guard case .keep(let interest, let enqueue, let paused) = settlement else {
             close(connection)
             return
         }
-        let overFull =
-            connection.pendingOutput >= configuration.maxOutputBytes
-            || (!connection.backlog.isEmpty && !connection.queued)
-        if overFull && !connection.readPaused {
+        if enqueue {
+            // Its slice is used and work is left: it waits its turn in `busy`, unread meanwhile.
+            busy.append(connection.fd)
+            counters.turnsYielded.add(1, ordering: .relaxed)
+        }
+        if let paused {
             counters.readPauses.add(1, ordering: .relaxed)
-            if connection.pendingOutput < configuration.maxOutputBytes { counters.outputBudget.recordPause() }
+            if paused == .outputShare { counters.outputBudget.recordPause() }
         }
-        connection.readPaused = overFull
-        var interest: UInt32 = 0
-        if !connection.readClosed && !connection.readPaused && !connection.queued {
-            // Paused by the budget, a connection is woken only when more bytes arrive (which may finish its line).
-            interest |= UInt32(CSYS_EPOLLIN) | (budgetPaused.contains(connection.fd) ? CSYS_EPOLLET : 0)
-        }
-        if connection.pendingOutput > 0 { interest |= UInt32(CSYS_EPOLLOUT) }
         updateInterest(connection, interest)
     }
 
@@ -588,18 +584,20 @@ final class EventLoop: @unchecked Sendable {
         let idleLimit = UInt64(configuration.idleTimeout.wholeMicroseconds)
         let lineLimit = UInt64(configuration.lineTimeout.wholeMicroseconds)
         for connection in Array(connections.values) {
-            if now &- connection.lastActivity > idleLimit {
+            let stall = connection.state.stall(
+                now: now, idleLimit: idleLimit, lineLimit: lineLimit,
+                hasUnfinishedLine: connection.framer.hasUnfinishedLine, hasBacklog: !connection.backlog.isEmpty)
+            switch stall {
+            case nil: continue
+            case .idle?:
                 counters.connectionsIdleClosed.add(1, ordering: .relaxed)
-                close(connection)
-            } else if connection.framer.hasUnfinishedLine, !connection.readPaused,
-                connection.backlog.isEmpty, now &- connection.lastLineEnd > lineLimit
-            {
+            case .lineTimeout?:
                 counters.connectionsLineTimeouts.add(1, ordering: .relaxed)
                 logger.info("closing connection \(connection.fd) from \(connection.peer): unfinished line timed out")
                 let seconds = Int(configuration.lineTimeout.components.seconds)
                 sendLastWord(.lineTimeout(seconds: seconds), to: connection.fd)
-                close(connection)
             }
+            close(connection)
         }
     }
 

@@ -1,0 +1,119 @@
+import CSystem
+import Testing
+
+@testable import FmtServer
+
+/// A connection's next step without a socket: the times and buffers are the test's, so slowloris, idle clients,
+/// clients that do not read and half-closes are decided in microseconds, deterministically.
+@Suite struct ConnectionStateTests {
+    static let second: UInt64 = 1_000_000
+    static let idleLimit = 300 * second
+    static let lineLimit = 30 * second
+    static let read = UInt32(CSYS_EPOLLIN)
+    static let write = UInt32(CSYS_EPOLLOUT)
+
+    static func stall(
+        _ state: ConnectionState, at now: UInt64, unfinished: Bool = true, backlog: Bool = false
+    )
+        -> ConnectionState.Stall?
+    {
+        state.stall(
+            now: now, idleLimit: idleLimit, lineLimit: lineLimit, hasUnfinishedLine: unfinished, hasBacklog: backlog)
+    }
+
+    static func buffers(output: Int = 0, backlog: Bool = false, budgetPaused: Bool = false) -> ConnectionState.Buffers {
+        ConnectionState.Buffers(pendingOutput: output, hasBacklog: backlog, budgetPaused: budgetPaused)
+    }
+
+    @Test func aLineTricklingInAByteASecondTimesOutAtTheLineTimeoutThoughNeverIdle() {
+        var state = ConnectionState(now: 0)
+        for second in 1...Self.lineLimit / Self.second {
+            state.lastActivity = second * Self.second
+            #expect(Self.stall(state, at: state.lastActivity) == nil, "\(second) s")
+        }
+        state.lastActivity += Self.second
+        #expect(Self.stall(state, at: state.lastActivity) == .lineTimeout)
+    }
+
+    @Test func aFinishedLineRestartsTheLineClock() {
+        var state = ConnectionState(now: 0)
+        state.lastActivity = 29 * Self.second
+        state.lastLineEnd = 29 * Self.second
+        #expect(Self.stall(state, at: 40 * Self.second) == nil)
+        #expect(Self.stall(state, at: 59 * Self.second + 1) == .lineTimeout)
+        #expect(Self.stall(state, at: 40 * Self.second, unfinished: false) == nil)
+    }
+
+    @Test func aClientThatDoesNotReadOrHasABacklogIsNotTimedOutForItsLine() {
+        var state = ConnectionState(now: 0)
+        state.lastActivity = 100 * Self.second
+        #expect(Self.stall(state, at: 100 * Self.second, backlog: true) == nil)
+        state.readPaused = true
+        #expect(Self.stall(state, at: 100 * Self.second) == nil)
+    }
+
+    @Test func aSilentConnectionIsClosedAsIdleAfterTheIdleTimeoutAndNotBefore() {
+        let state = ConnectionState(now: 5)
+        #expect(Self.stall(state, at: 5 + Self.idleLimit, unfinished: false) == nil)
+        #expect(Self.stall(state, at: 6 + Self.idleLimit, unfinished: false) == .idle)
+        #expect(Self.stall(state, at: 6 + Self.idleLimit) == .idle)
+    }
+
+    @Test func aHalfClosedConnectionClosesOnlyOnceEveryResponseAndLineIsOut() {
+        var state = ConnectionState(now: 0)
+        state.readClosed = true
+        #expect(
+            state.settle(Self.buffers(output: 10), maxOutputBytes: 100)
+                == .keep(interest: Self.write, enqueue: false, paused: nil))
+        #expect(state.settle(Self.buffers(backlog: true), maxOutputBytes: 100) != .close)
+        #expect(state.settle(Self.buffers(), maxOutputBytes: 100) == .close)
+    }
+
+    @Test func responsesPilingUpUnreadPauseReadingOnceUntilTheClientReads() {
+        var state = ConnectionState(now: 0)
+        #expect(
+            state.settle(Self.buffers(output: 10), maxOutputBytes: 100)
+                == .keep(interest: Self.read | Self.write, enqueue: false, paused: nil))
+        #expect(
+            state.settle(Self.buffers(output: 100), maxOutputBytes: 100)
+                == .keep(interest: Self.write, enqueue: false, paused: .ownOutput))
+        #expect(state.readPaused)
+        // Still full: paused, but the pause is counted once.
+        #expect(
+            state.settle(Self.buffers(output: 150), maxOutputBytes: 100)
+                == .keep(interest: Self.write, enqueue: false, paused: nil))
+        #expect(
+            state.settle(Self.buffers(output: 0), maxOutputBytes: 100)
+                == .keep(interest: Self.read, enqueue: false, paused: nil))
+        #expect(!state.readPaused)
+    }
+
+    @Test func linesWaitingForTheSharedOutputBudgetPauseReadingAsItsShare() {
+        var state = ConnectionState(now: 0)
+        #expect(
+            state.settle(Self.buffers(output: 10, backlog: true), maxOutputBytes: 100)
+                == .keep(interest: Self.write, enqueue: false, paused: .outputShare))
+    }
+
+    @Test func aConnectionThatUsedItsSliceIsQueuedOnceAndNotReadUntilItsTurn() {
+        var state = ConnectionState(now: 0)
+        state.yielded = true
+        #expect(
+            state.settle(Self.buffers(backlog: true), maxOutputBytes: 100)
+                == .keep(interest: 0, enqueue: true, paused: nil))
+        #expect(state.queued)
+        #expect(!state.readPaused)
+        #expect(
+            state.settle(Self.buffers(output: 5, backlog: true), maxOutputBytes: 100)
+                == .keep(interest: Self.write, enqueue: false, paused: nil))
+        state.readClosed = true
+        #expect(state.settle(Self.buffers(), maxOutputBytes: 100) != .close, "a queued connection closes from its turn")
+    }
+
+    @Test func aConnectionThePausedInputBudgetHoldsIsWokenOnlyByNewBytes() {
+        var state = ConnectionState(now: 0)
+        #expect(
+            state.settle(Self.buffers(budgetPaused: true), maxOutputBytes: 100)
+                == .keep(interest: Self.read | UInt32(CSYS_EPOLLET), enqueue: false, paused: nil))
+    }
+}
