@@ -93,4 +93,27 @@ struct ConnectionState {
         if hasUnfinishedLine, !readPaused, !hasBacklog, now &- lastLineEnd > lineLimit { return .lineTimeout }
         return nil
     }
+
+    /// How much of a read the input budget lets a connection take while the budget is spent.
+    enum ReadPlan: Equatable {
+        /// Read up to this many bytes.
+        case read(Int)
+        /// The peeked bytes hold no newline and no connection of the loop is finishing a line: this one becomes the
+        /// loop's finisher and reads a whole chunk, so a line longer than one read still completes.
+        case finish
+        /// Nothing may be taken: the connection waits (edge-triggered) for bytes that may finish its line.
+        case pause
+    }
+
+    /// Whether the loop must peek before reading this connection: only while the input budget is spent, for a
+    /// connection that buffers what it reads (not one discarding an over-long line) and is not the loop's finisher.
+    static func mustPeek(budgetHasRoom: Bool, discarding: Bool, isFinisher: Bool) -> Bool {
+        !budgetHasRoom && !discarding && !isFinisher
+    }
+
+    /// The read a spent budget allows after a peek found `takeable` bytes through the last newline (0 when none).
+    static func readPlan(takeable: Int, finisherTaken: Bool) -> ReadPlan {
+        if takeable > 0 { return .read(takeable) }
+        return finisherTaken ? .pause : .finish
+    }
 }

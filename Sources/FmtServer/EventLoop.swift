@@ -397,17 +397,19 @@ final class EventLoop: @unchecked Sendable {
         while budget > 0 && !pastStopDeadline {
             budget -= 1
             var wanted = readBuffer.count
-            if !counters.inputBudget.hasRoom && !connection.framer.isDiscarding && finisher != connection.fd {
+            if ConnectionState.mustPeek(
+                budgetHasRoom: counters.inputBudget.hasRoom, discarding: connection.framer.isDiscarding,
+                isFinisher: finisher == connection.fd)
+            {
                 let peeked = readBuffer.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, $0.count, 1) }
                 if peeked > 0 {
-                    wanted = readBuffer.withUnsafeBufferPointer { buffer in
+                    let takeable = readBuffer.withUnsafeBufferPointer { buffer in
                         BufferBudget.takeable(UnsafeBufferPointer(rebasing: buffer[0..<peeked]), hasRoom: false)
                     }
-                    if wanted == 0 && finisher == nil {
-                        finisher = connection.fd
-                        wanted = readBuffer.count
-                    }
-                    guard wanted > 0 else {
+                    switch ConnectionState.readPlan(takeable: takeable, finisherTaken: finisher != nil) {
+                    case .read(let count): wanted = count
+                    case .finish: finisher = connection.fd
+                    case .pause:
                         pauseForBudget(connection)
                         return
                     }

@@ -116,4 +116,23 @@ import Testing
             state.settle(Self.buffers(budgetPaused: true), maxOutputBytes: 100)
                 == .keep(interest: Self.read | UInt32(CSYS_EPOLLET), enqueue: false, paused: nil))
     }
+
+    @Test func withTheBudgetSpentOnlyABufferingConnectionThatIsNotTheFinisherPeeks() {
+        #expect(ConnectionState.mustPeek(budgetHasRoom: false, discarding: false, isFinisher: false))
+        #expect(!ConnectionState.mustPeek(budgetHasRoom: true, discarding: false, isFinisher: false))
+        #expect(!ConnectionState.mustPeek(budgetHasRoom: false, discarding: true, isFinisher: false))
+        #expect(!ConnectionState.mustPeek(budgetHasRoom: false, discarding: false, isFinisher: true))
+    }
+
+    @Test func atTheCapCompleteLinesAreReadAndOneUnfinishedLinePerLoopFinishes() {
+        let complete = Array("{\"op\":\"ping\"}\n".utf8)
+        let peeked = complete + Array("{\"op\":\"pi".utf8)
+        let throughNewline = peeked.withUnsafeBufferPointer { BufferBudget.takeable($0, hasRoom: false) }
+        #expect(ConnectionState.readPlan(takeable: throughNewline, finisherTaken: true) == .read(complete.count))
+        let unfinished = Array("{\"op\":\"pi".utf8).withUnsafeBufferPointer {
+            BufferBudget.takeable($0, hasRoom: false)
+        }
+        #expect(ConnectionState.readPlan(takeable: unfinished, finisherTaken: false) == .finish)
+        #expect(ConnectionState.readPlan(takeable: unfinished, finisherTaken: true) == .pause)
+    }
 }
