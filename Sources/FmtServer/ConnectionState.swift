@@ -1,10 +1,38 @@
 import CSystem
 
-/// What a connection does next, decided without a system call: the flags and times of one connection, and the rules
-/// that turn them into the next step (keep reading, pause, wait for the socket to drain, queue for another turn, close,
-/// time out). `EventLoop` owns the sockets and carries the steps out with `epoll`, `recv` and `send`; the tests drive
-/// this value directly, with the times they choose.
+/// The loop-wide budgets a connection's decisions consult (`--max-buffered`, `--max-buffered-output`, and the open
+/// connections that share the output budget). The value asks them and never changes them: the loop charges them.
+struct SharedBudgets {
+    /// Bytes of unfinished lines and waiting lines across all connections.
+    let input: BufferBudget
+    /// Unread response bytes across all connections.
+    let output: BufferBudget
+    /// The connections open now (asked only while the output budget is spent).
+    let open: () -> Int
+}
+
+/// The per-connection limits and the fairness slice.
+struct ConnectionLimits {
+    /// `--max-output`: unread response bytes after which the connection is not answered (nor read).
+    var maxOutputBytes: Int
+    /// The time one connection is answered in a row (the clock's nanoseconds) before it yields to the others.
+    var slice: UInt64
+    /// Reads one event (or turn) may take before the connection yields to the others.
+    var readsPerTurn = 4
+}
+
+/// What a connection does next, decided without a system call: the connection's flags, times, framer and backlog,
+/// and the rules that turn them into the next step. Bytes go in (`receive`, `endOfInput`), lines come out to be
+/// answered (in order, while the output limits and the slice allow), and each step says what to do with the socket
+/// (read again, pause, wait for it to drain, queue for another turn, close, time out). `EventLoop` owns the sockets
+/// and carries the steps out with `epoll`, `recv` and `send`; the tests drive this value directly, with the times
+/// they choose.
 struct ConnectionState {
+    /// Cuts the input into lines, holding an unfinished one across reads.
+    var framer: LineFramer
+    /// Received lines not yet answered because the output limits or the slice stopped them; answered before
+    /// anything more is read (so one read cannot buffer megabytes of responses).
+    var backlog: [UInt8] = []
     /// The peer half-closed (or closed): answer what arrived, flush, then close.
     var readClosed = false
     /// Reading is paused because the client does not read its responses.
@@ -17,18 +45,170 @@ struct ConnectionState {
     var lastActivity: UInt64
     /// When the last line completed (or the connection opened): an unfinished line is as old as this.
     var lastLineEnd: UInt64
+    /// When this connection's current slice began (the answering clock, nanoseconds; 0 before its first line).
+    var turnStart: UInt64 = 0
 
-    init(now: UInt64) {
+    init(now: UInt64, maxLineBytes: Int) {
+        framer = LineFramer(maxLineBytes: maxLineBytes)
         lastActivity = now
         lastLineEnd = now
     }
+
+    /// Memory held for input: the unfinished line and the backlog (what the input budget charges).
+    var heldInput: Int { framer.bufferedCapacity + backlog.capacity }
+
+    // MARK: Events
+
+    /// What to do on an epoll event.
+    enum EventStep: Equatable {
+        /// The socket failed, or the peer hung up with nothing left to send it: close.
+        case close
+        /// Read what the socket has, then flush and settle.
+        case read
+        /// Do not read (closed, paused or queued): flush and settle.
+        case flush
+    }
+
+    /// An epoll event at `now`: the connection is active, a new slice begins, and the event says what to do.
+    mutating func event(readable: Bool, hangUp: Bool, error: Bool, pendingOutput: Int, now: UInt64) -> EventStep {
+        lastActivity = now
+        turnStart = 0
+        if error { return .close }
+        if readable && !readClosed && !readPaused && !queued { return .read }
+        if hangUp && pendingOutput == 0 && !queued { return .close }
+        return .flush
+    }
+
+    /// The connection's turn in the loop's `busy` queue begins at `now`: it is active and has a fresh slice.
+    mutating func beginBusyTurn(now: UInt64) {
+        queued = false
+        yielded = false
+        turnStart = 0
+        lastActivity = now
+    }
+
+    /// Whether a busy turn reads the socket after its backlog: the backlog is answered, the slice is not used up, the
+    /// peer may still send, and the responses are within the output limits.
+    func readsAfterBacklog(pendingOutput: Int, limits: ConnectionLimits, budgets: SharedBudgets) -> Bool {
+        backlog.isEmpty && !yielded && !readClosed
+            && Self.mayAnswer(pendingOutput: pendingOutput, limits: limits, budgets: budgets)
+    }
+
+    /// Whether a settling turn answers (more of) its backlog first.
+    func answersBacklog(pendingOutput: Int, limits: ConnectionLimits, budgets: SharedBudgets) -> Bool {
+        !backlog.isEmpty && !queued && !yielded
+            && Self.mayAnswer(pendingOutput: pendingOutput, limits: limits, budgets: budgets)
+    }
+
+    /// Whether a connection holding `pendingOutput` unread response bytes may be answered: under `--max-output`, and
+    /// within its share of `--max-buffered-output` while that is spent.
+    static func mayAnswer(pendingOutput: Int, limits: ConnectionLimits, budgets: SharedBudgets) -> Bool {
+        budgets.output.admitsAnswer(
+            pending: pendingOutput, connectionLimit: limits.maxOutputBytes, open: budgets.open)
+    }
+
+    // MARK: Bytes in, lines out
+
+    /// What a read gave.
+    enum ReadResult: Equatable {
+        /// This many bytes (more than 0) of the `wanted`.
+        case bytes(Int, wanted: Int)
+        /// The peer closed its side (or the socket failed): no more input.
+        case endOfInput
+        /// Nothing more for now.
+        case wouldBlock
+    }
+
+    /// Frames `bytes` (just read) and hands each line or limit violation to `handle` in order, as long as the output
+    /// limits and the slice allow; the rest waits in the backlog. `handle` returns false once no further line may be
+    /// answered (the loop is past its stop deadline): the connection then reads no more. `clock` is the answering
+    /// clock (nanoseconds), read before each line for the slice. Returns whether a line ended.
+    mutating func take(
+        _ bytes: UnsafeBufferPointer<UInt8>, pendingOutput: () -> Int, clock: () -> UInt64,
+        limits: ConnectionLimits, budgets: SharedBudgets, _ handle: (LineFramer.Frame) -> Bool
+    ) -> Bool {
+        if turnStart == 0 { turnStart = clock() }
+        let start = turnStart
+        let newlinesBefore = framer.newlines
+        var sliceUsed = false
+        var stopped = false
+        let taken = framer.consume(
+            bytes,
+            while: {
+                guard Self.mayAnswer(pendingOutput: pendingOutput(), limits: limits, budgets: budgets) else {
+                    return false
+                }
+                guard clock() &- start < limits.slice else {
+                    sliceUsed = true
+                    return false
+                }
+                return true
+            }
+        ) {
+            if !handle($0) { stopped = true }
+        }
+        if sliceUsed { yielded = true }
+        if stopped { readClosed = true }
+        if taken < bytes.count { backlog = Array(bytes[taken...]) }
+        guard framer.newlines != newlinesBefore else { return false }
+        lastLineEnd = lastActivity
+        return true
+    }
+
+    /// Answers the backlog as far as the output limits and the slice allow (as `take`). Returns whether a line ended.
+    mutating func takeBacklog(
+        pendingOutput: () -> Int, clock: () -> UInt64, limits: ConnectionLimits, budgets: SharedBudgets,
+        _ handle: (LineFramer.Frame) -> Bool
+    ) -> Bool {
+        let waiting = backlog
+        backlog = []
+        return waiting.withUnsafeBufferPointer {
+            take($0, pendingOutput: pendingOutput, clock: clock, limits: limits, budgets: budgets, handle)
+        }
+    }
+
+    /// Whether the read loop reads again after `result`: not once the slice is used, lines wait, the responses
+    /// reached `--max-output`, or the socket gave less than asked. At the end of input the final line without a
+    /// newline still goes to `handle` (it is a request).
+    mutating func afterRead(
+        _ result: ReadResult, pendingOutput: Int, limits: ConnectionLimits, _ handle: (LineFramer.Frame) -> Bool
+    ) -> Bool {
+        switch result {
+        case .bytes(let count, let wanted):
+            if yielded || !backlog.isEmpty { return false }
+            if pendingOutput >= limits.maxOutputBytes { return false }
+            return count >= wanted
+        case .endOfInput:
+            endOfInput(handle)
+            return false
+        case .wouldBlock:
+            return false
+        }
+    }
+
+    /// End of input: answer the final line without a newline, read no more.
+    mutating func endOfInput(_ handle: (LineFramer.Frame) -> Bool) {
+        readClosed = true
+        framer.finish { _ = handle($0) }
+    }
+
+    /// Every read of the turn was full: more may wait in the socket, so the connection is served from `busy`.
+    mutating func readsUsedUp() {
+        if !yielded && !readClosed { yielded = true }
+    }
+
+    /// The loop passed its stop deadline with this connection half-closed: what it holds is not answered.
+    mutating func abandonInput() {
+        framer.dropPartial()
+        backlog = []
+    }
+
+    // MARK: Settling
 
     /// What the buffers of the connection hold when its turn settles.
     struct Buffers: Equatable {
         /// Response bytes not yet taken by the socket.
         var pendingOutput: Int
-        /// Whether received lines wait unanswered (the output limits or the slice stopped them).
-        var hasBacklog: Bool
         /// Whether the input budget paused this connection: woken only when more bytes arrive.
         var budgetPaused: Bool
     }
@@ -58,8 +238,9 @@ struct ConnectionState {
             queued = true
             enqueue = true
         }
-        if readClosed && buffers.pendingOutput == 0 && !buffers.hasBacklog && !queued { return .close }
-        let overFull = buffers.pendingOutput >= maxOutputBytes || (buffers.hasBacklog && !queued)
+        let hasBacklog = !backlog.isEmpty
+        if readClosed && buffers.pendingOutput == 0 && !hasBacklog && !queued { return .close }
+        let overFull = buffers.pendingOutput >= maxOutputBytes || (hasBacklog && !queued)
         var paused: Pause?
         if overFull && !readPaused {
             paused = buffers.pendingOutput < maxOutputBytes ? .outputShare : .ownOutput
@@ -84,13 +265,11 @@ struct ConnectionState {
     /// Whether the sweep at `now` closes the connection: idle past `idleLimit`, or with an unfinished line older than
     /// `lineLimit` (microseconds) while the connection is read. A connection paused because its client does not read,
     /// or holding a backlog, waits for us, not we for it: its line does not time out.
-    func stall(
-        now: UInt64, idleLimit: UInt64, lineLimit: UInt64, hasUnfinishedLine: Bool, hasBacklog: Bool
-    )
-        -> Stall?
-    {
+    func stall(now: UInt64, idleLimit: UInt64, lineLimit: UInt64) -> Stall? {
         if now &- lastActivity > idleLimit { return .idle }
-        if hasUnfinishedLine, !readPaused, !hasBacklog, now &- lastLineEnd > lineLimit { return .lineTimeout }
+        if framer.hasUnfinishedLine, !readPaused, backlog.isEmpty, now &- lastLineEnd > lineLimit {
+            return .lineTimeout
+        }
         return nil
     }
 
@@ -111,9 +290,19 @@ struct ConnectionState {
         !budgetHasRoom && !discarding && !isFinisher
     }
 
+    /// Whether the loop must peek before reading this connection (see `mustPeek(budgetHasRoom:discarding:isFinisher:)`).
+    func mustPeek(budgets: SharedBudgets, isFinisher: Bool) -> Bool {
+        Self.mustPeek(budgetHasRoom: budgets.input.hasRoom, discarding: framer.isDiscarding, isFinisher: isFinisher)
+    }
+
     /// The read a spent budget allows after a peek found `takeable` bytes through the last newline (0 when none).
     static func readPlan(takeable: Int, finisherTaken: Bool) -> ReadPlan {
         if takeable > 0 { return .read(takeable) }
         return finisherTaken ? .pause : .finish
+    }
+
+    /// The read a spent budget allows after a peek found `peeked` in the socket.
+    static func readPlan(peeked: UnsafeBufferPointer<UInt8>, finisherTaken: Bool) -> ReadPlan {
+        readPlan(takeable: BufferBudget.takeable(peeked, hasRoom: false), finisherTaken: finisherTaken)
     }
 }

@@ -28,6 +28,10 @@ final class EventLoop: @unchecked Sendable {
     private let configuration: ServerConfiguration
     private let counters: ServerCounters
     private let logger: Logger
+    /// `--max-output` and the slice, as the connections' decisions take them.
+    private let limits: ConnectionLimits
+    /// The loop-wide budgets the connections' decisions consult.
+    private let budgets: SharedBudgets
     private var connections: [Int32: Connection] = [:]
     /// All loops of the server (this one included), set once before they run; accepted connections are spread
     /// over them.
@@ -79,6 +83,9 @@ final class EventLoop: @unchecked Sendable {
         self.configuration = configuration
         self.counters = counters
         self.logger = logger
+        limits = ConnectionLimits(maxOutputBytes: configuration.maxOutputBytes, slice: Self.slice)
+        budgets = SharedBudgets(
+            input: counters.inputBudget, output: counters.outputBudget, open: { counters.admission.snapshot.open })
         epoll = csys_epoll_create()
         wakeFD = csys_eventfd()
         reserveFD = csys_open_reserve()
@@ -318,19 +325,15 @@ final class EventLoop: @unchecked Sendable {
 
     private func handle(fd: Int32, events: UInt32, now: UInt64) {
         guard let connection = connections[fd] else { return }
-        connection.state.lastActivity = now
-        connection.turnStart = 0
-        if events & UInt32(CSYS_EPOLLERR) != 0 {
+        let step = connection.state.event(
+            readable: events & UInt32(CSYS_EPOLLIN) != 0, hangUp: events & UInt32(CSYS_EPOLLHUP) != 0,
+            error: events & UInt32(CSYS_EPOLLERR) != 0, pendingOutput: connection.pendingOutput, now: now)
+        switch step {
+        case .close:
             close(connection)
             return
-        }
-        if events & UInt32(CSYS_EPOLLIN) != 0 && !connection.state.readClosed && !connection.state.readPaused
-            && !connection.state.queued
-        {
-            readAvailable(connection)
-        } else if events & UInt32(CSYS_EPOLLHUP) != 0 && connection.pendingOutput == 0 && !connection.state.queued {
-            close(connection)
-            return
+        case .read: readAvailable(connection)
+        case .flush: break
         }
         guard connection.flush() else {
             close(connection)
@@ -349,10 +352,7 @@ final class EventLoop: @unchecked Sendable {
             let fd = busy[busyStart]
             busyStart += 1
             guard let connection = connections[fd] else { continue }
-            connection.state.queued = false
-            connection.state.yielded = false
-            connection.turnStart = 0
-            connection.state.lastActivity = now
+            connection.state.beginBusyTurn(now: now)
             continueWork(connection)
             if csys_monotonic_usec() &- start >= Self.busyPass { break }
         }
@@ -367,9 +367,8 @@ final class EventLoop: @unchecked Sendable {
 
     /// A busy connection's turn: its backlog first, then what its socket holds, each within the slice.
     private func continueWork(_ connection: Connection) {
-        if !connection.backlog.isEmpty { consumeBacklog(connection) }
-        if connection.backlog.isEmpty && !connection.state.yielded && !connection.state.readClosed
-            && mayAnswer(connection)
+        if !connection.state.backlog.isEmpty { consumeBacklog(connection) }
+        if connection.state.readsAfterBacklog(pendingOutput: connection.pendingOutput, limits: limits, budgets: budgets)
         {
             readAvailable(connection)
         }
@@ -380,33 +379,23 @@ final class EventLoop: @unchecked Sendable {
         settle(connection)
     }
 
-    /// Whether `connection` may be answered now: under `--max-output`, and within its share of
-    /// `--max-buffered-output` while that is spent.
-    private func mayAnswer(_ connection: Connection) -> Bool {
-        counters.outputBudget.admitsAnswer(
-            pending: connection.pendingOutput, connectionLimit: configuration.maxOutputBytes,
-            open: { counters.admission.snapshot.open })
-    }
-
     /// Reads what the socket has (at most `budget` reads per turn, for fairness) and answers every complete line.
     /// While the input budget is spent, it takes only bytes through the last newline available, and pauses the
     /// connection when there is none (unless it is discarding an over-long line, which buffers nothing, or it is
     /// this loop's finisher).
-    private func readAvailable(_ connection: Connection, budget: Int = 4) {
-        var budget = budget
+    private func readAvailable(_ connection: Connection, budget: Int? = nil) {
+        var budget = budget ?? limits.readsPerTurn
         while budget > 0 && !pastStopDeadline {
             budget -= 1
             var wanted = readBuffer.count
-            if ConnectionState.mustPeek(
-                budgetHasRoom: counters.inputBudget.hasRoom, discarding: connection.framer.isDiscarding,
-                isFinisher: finisher == connection.fd)
-            {
+            if connection.state.mustPeek(budgets: budgets, isFinisher: finisher == connection.fd) {
                 let peeked = readBuffer.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, $0.count, 1) }
                 if peeked > 0 {
-                    let takeable = readBuffer.withUnsafeBufferPointer { buffer in
-                        BufferBudget.takeable(UnsafeBufferPointer(rebasing: buffer[0..<peeked]), hasRoom: false)
+                    let plan = readBuffer.withUnsafeBufferPointer { buffer in
+                        ConnectionState.readPlan(
+                            peeked: UnsafeBufferPointer(rebasing: buffer[0..<peeked]), finisherTaken: finisher != nil)
                     }
-                    switch ConnectionState.readPlan(takeable: takeable, finisherTaken: finisher != nil) {
+                    switch plan {
                     case .read(let count): wanted = count
                     case .finish: finisher = connection.fd
                     case .pause:
@@ -417,23 +406,23 @@ final class EventLoop: @unchecked Sendable {
             }
             if !budgetPaused.isEmpty { budgetPaused.remove(connection.fd) }
             let received = readBuffer.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, wanted, 0) }
+            let result: ConnectionState.ReadResult
             if received > 0 {
                 readBuffer.withUnsafeBufferPointer { buffer in
                     consume(UnsafeBufferPointer(rebasing: buffer[0..<received]), connection)
                 }
-                if connection.state.yielded || !connection.backlog.isEmpty { break }
-                if connection.pendingOutput >= configuration.maxOutputBytes { break }
-                if received < wanted { break }
-            } else if received == 0 {
-                finishInput(connection)
-                return
+                result = .bytes(received, wanted: wanted)
+            } else if received == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                result = .endOfInput
             } else {
-                if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { finishInput(connection) }
-                return
+                result = .wouldBlock
             }
+            let again = connection.state.afterRead(
+                result, pendingOutput: connection.pendingOutput, limits: limits
+            ) { handle($0, connection) }
+            guard again else { return }
         }
-        // Every read of the turn was full: more may wait in the socket, so the connection is served from `busy`.
-        if budget == 0 && !connection.state.yielded && !connection.state.readClosed { connection.state.yielded = true }
+        if budget == 0 { connection.state.readsUsedUp() }
     }
 
     private func pauseForBudget(_ connection: Connection) {
@@ -445,7 +434,9 @@ final class EventLoop: @unchecked Sendable {
     private func releaseFinisher() {
         finisher = nil
         guard !counters.inputBudget.hasRoom else { return }
-        let next = budgetPaused.compactMap { connections[$0] }.max { $0.framer.bufferedCount < $1.framer.bufferedCount }
+        let next = budgetPaused.compactMap { connections[$0] }.max {
+            $0.state.framer.bufferedCount < $1.state.framer.bufferedCount
+        }
         guard let next else { return }
         budgetPaused.remove(next.fd)
         finisher = next.fd
@@ -462,51 +453,34 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// End of input: a final line without a newline still counts as a request.
-    private func finishInput(_ connection: Connection) {
-        connection.state.readClosed = true
-        connection.framer.finish { handle($0, connection) }
-    }
-
     /// Cuts `bytes` into lines and answers them. Once the buffered responses reach `--max-output` (or the
     /// connection's share of `--max-buffered-output`), the rest waits in the backlog until the client reads; once the
     /// connection has had its slice, the rest waits in the backlog for its next turn (`busy`).
     private func consume(_ bytes: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
         lane.restartClock()
-        if connection.turnStart == 0 { connection.turnStart = lane.clock }
-        let newlinesBefore = connection.framer.newlines
-        let taken = connection.framer.consume(
-            bytes,
-            while: {
-                guard mayAnswer(connection) else { return false }
-                guard lane.clock &- connection.turnStart < Self.slice else {
-                    connection.state.yielded = true
-                    return false
-                }
-                return true
-            }
-        ) {
-            handle($0, connection)
-        }
-        if taken < bytes.count { connection.backlog = Array(bytes[taken...]) }
-        if connection.framer.newlines != newlinesBefore {
-            connection.state.lastLineEnd = connection.state.lastActivity
-            // The finisher's line is done once a newline went by: the slot passes on, not to its next line.
-            if finisher == connection.fd { releaseFinisher() }
-        }
+        let lineEnded = connection.state.take(
+            bytes, pendingOutput: { connection.pendingOutput }, clock: { lane.clock }, limits: limits, budgets: budgets
+        ) { handle($0, connection) }
+        // The finisher's line is done once a newline went by: the slot passes on, not to its next line.
+        if lineEnded && finisher == connection.fd { releaseFinisher() }
     }
 
     /// Answers the connection's backlog as far as its output limits and its slice allow.
     private func consumeBacklog(_ connection: Connection) {
-        let backlog = connection.backlog
-        connection.backlog = []
-        backlog.withUnsafeBufferPointer { consume($0, connection) }
+        lane.restartClock()
+        let lineEnded = connection.state.takeBacklog(
+            pendingOutput: { connection.pendingOutput }, clock: { lane.clock }, limits: limits, budgets: budgets
+        ) { handle($0, connection) }
+        if lineEnded && finisher == connection.fd { releaseFinisher() }
     }
 
-    private func handle(_ frame: LineFramer.Frame, _ connection: Connection) {
+    /// Answers a line or rejects an over-long one; false once the stop deadline passed (the line is not answered).
+    private func handle(_ frame: LineFramer.Frame, _ connection: Connection) -> Bool {
         switch frame {
-        case .line(let line): answer(line, connection)
-        case .tooLarge: rejectTooLarge(connection)
+        case .line(let line): return answer(line, connection)
+        case .tooLarge:
+            rejectTooLarge(connection)
+            return true
         }
     }
 
@@ -516,33 +490,26 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Answers one framed line, unless the stop deadline passed.
-    private func answer(_ line: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
-        guard !pastStopDeadline else {
-            connection.state.readClosed = true
-            return
-        }
+    private func answer(_ line: UnsafeBufferPointer<UInt8>, _ connection: Connection) -> Bool {
+        guard !pastStopDeadline else { return false }
         lane.respond(to: line, into: &connection.output)
+        return true
     }
 
     /// Re-registers interest after a turn: pause reading a client that does not read, close a finished one.
     private func settle(_ connection: Connection) {
-        while !connection.backlog.isEmpty && !connection.state.queued && !connection.state.yielded
-            && mayAnswer(connection)
-        {
+        while connection.state.answersBacklog(pendingOutput: connection.pendingOutput, limits: limits, budgets: budgets) {
             consumeBacklog(connection)
             guard connection.flush() else {
                 close(connection)
                 return
             }
         }
-        if connection.state.readClosed && pastStopDeadline {
-            connection.framer.dropPartial()
-            connection.backlog = []
-        }
+        if connection.state.readClosed && pastStopDeadline { connection.state.abandonInput() }
         chargeBuffers(connection)
         let settlement = connection.state.settle(
             ConnectionState.Buffers(
-                pendingOutput: connection.pendingOutput, hasBacklog: !connection.backlog.isEmpty,
+                pendingOutput: connection.pendingOutput,
                 budgetPaused: !budgetPaused.isEmpty && budgetPaused.contains(connection.fd)),
             maxOutputBytes: configuration.maxOutputBytes)
         guard case .keep(let interest, let enqueue, let paused) = settlement else {
@@ -563,7 +530,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Tells the input budget what this connection's buffers hold now.
     private func chargeBuffers(_ connection: Connection) {
-        let held = connection.framer.bufferedCapacity + connection.backlog.capacity
+        let held = connection.state.heldInput
         counters.inputBudget.update(from: connection.charged, to: held)
         connection.charged = held
         let unread = connection.pendingOutput
@@ -586,9 +553,7 @@ final class EventLoop: @unchecked Sendable {
         let idleLimit = UInt64(configuration.idleTimeout.wholeMicroseconds)
         let lineLimit = UInt64(configuration.lineTimeout.wholeMicroseconds)
         for connection in Array(connections.values) {
-            let stall = connection.state.stall(
-                now: now, idleLimit: idleLimit, lineLimit: lineLimit,
-                hasUnfinishedLine: connection.framer.hasUnfinishedLine, hasBacklog: !connection.backlog.isEmpty)
+            let stall = connection.state.stall(now: now, idleLimit: idleLimit, lineLimit: lineLimit)
             switch stall {
             case nil: continue
             case .idle?:

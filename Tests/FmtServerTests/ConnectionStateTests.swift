@@ -12,21 +12,29 @@ import Testing
     static let read = UInt32(CSYS_EPOLLIN)
     static let write = UInt32(CSYS_EPOLLOUT)
 
-    static func stall(
-        _ state: ConnectionState, at now: UInt64, unfinished: Bool = true, backlog: Bool = false
-    )
-        -> ConnectionState.Stall?
-    {
-        state.stall(
-            now: now, idleLimit: idleLimit, lineLimit: lineLimit, hasUnfinishedLine: unfinished, hasBacklog: backlog)
+    /// A connection opened at `now`, holding the start of a line when `unfinished`.
+    static func state(now: UInt64 = 0, unfinished: Bool = true) -> ConnectionState {
+        var state = ConnectionState(now: now, maxLineBytes: 64)
+        if unfinished {
+            _ = Array(#"{"op":"#.utf8).withUnsafeBufferPointer {
+                state.take(
+                    $0, pendingOutput: { 0 }, clock: { 1 }, limits: SocketFreeLoop.limits,
+                    budgets: SocketFreeLoop.roomyBudgets(), { _ in true })
+            }
+        }
+        return state
     }
 
-    static func buffers(output: Int = 0, backlog: Bool = false, budgetPaused: Bool = false) -> ConnectionState.Buffers {
-        ConnectionState.Buffers(pendingOutput: output, hasBacklog: backlog, budgetPaused: budgetPaused)
+    static func stall(_ state: ConnectionState, at now: UInt64) -> ConnectionState.Stall? {
+        state.stall(now: now, idleLimit: idleLimit, lineLimit: lineLimit)
+    }
+
+    static func buffers(output: Int = 0, budgetPaused: Bool = false) -> ConnectionState.Buffers {
+        ConnectionState.Buffers(pendingOutput: output, budgetPaused: budgetPaused)
     }
 
     @Test func aLineTricklingInAByteASecondTimesOutAtTheLineTimeoutThoughNeverIdle() {
-        var state = ConnectionState(now: 0)
+        var state = Self.state()
         for second in 1...Self.lineLimit / Self.second {
             state.lastActivity = second * Self.second
             #expect(Self.stall(state, at: state.lastActivity) == nil, "\(second) s")
@@ -36,41 +44,46 @@ import Testing
     }
 
     @Test func aFinishedLineRestartsTheLineClock() {
-        var state = ConnectionState(now: 0)
+        var state = Self.state()
         state.lastActivity = 29 * Self.second
         state.lastLineEnd = 29 * Self.second
         #expect(Self.stall(state, at: 40 * Self.second) == nil)
         #expect(Self.stall(state, at: 59 * Self.second + 1) == .lineTimeout)
-        #expect(Self.stall(state, at: 40 * Self.second, unfinished: false) == nil)
+        #expect(Self.stall(Self.state(unfinished: false), at: 40 * Self.second) == nil)
     }
 
     @Test func aClientThatDoesNotReadOrHasABacklogIsNotTimedOutForItsLine() {
-        var state = ConnectionState(now: 0)
+        var state = Self.state()
         state.lastActivity = 100 * Self.second
-        #expect(Self.stall(state, at: 100 * Self.second, backlog: true) == nil)
+        #expect(Self.stall(state, at: 100 * Self.second) == .lineTimeout)
+        state.backlog = Array("{}\n".utf8)
+        #expect(Self.stall(state, at: 100 * Self.second) == nil)
+        state.backlog = []
         state.readPaused = true
         #expect(Self.stall(state, at: 100 * Self.second) == nil)
     }
 
     @Test func aSilentConnectionIsClosedAsIdleAfterTheIdleTimeoutAndNotBefore() {
-        let state = ConnectionState(now: 5)
-        #expect(Self.stall(state, at: 5 + Self.idleLimit, unfinished: false) == nil)
-        #expect(Self.stall(state, at: 6 + Self.idleLimit, unfinished: false) == .idle)
+        let state = Self.state(now: 5, unfinished: false)
+        #expect(Self.stall(state, at: 5 + Self.idleLimit) == nil)
         #expect(Self.stall(state, at: 6 + Self.idleLimit) == .idle)
+        #expect(Self.stall(Self.state(now: 5), at: 6 + Self.idleLimit) == .idle)
     }
 
     @Test func aHalfClosedConnectionClosesOnlyOnceEveryResponseAndLineIsOut() {
-        var state = ConnectionState(now: 0)
+        var state = ConnectionState(now: 0, maxLineBytes: 64)
         state.readClosed = true
         #expect(
             state.settle(Self.buffers(output: 10), maxOutputBytes: 100)
                 == .keep(interest: Self.write, enqueue: false, paused: nil))
-        #expect(state.settle(Self.buffers(backlog: true), maxOutputBytes: 100) != .close)
+        state.backlog = Array("{}\n".utf8)
+        #expect(state.settle(Self.buffers(), maxOutputBytes: 100) != .close)
+        state.backlog = []
         #expect(state.settle(Self.buffers(), maxOutputBytes: 100) == .close)
     }
 
     @Test func responsesPilingUpUnreadPauseReadingOnceUntilTheClientReads() {
-        var state = ConnectionState(now: 0)
+        var state = ConnectionState(now: 0, maxLineBytes: 64)
         #expect(
             state.settle(Self.buffers(output: 10), maxOutputBytes: 100)
                 == .keep(interest: Self.read | Self.write, enqueue: false, paused: nil))
@@ -89,29 +102,32 @@ import Testing
     }
 
     @Test func linesWaitingForTheSharedOutputBudgetPauseReadingAsItsShare() {
-        var state = ConnectionState(now: 0)
+        var state = ConnectionState(now: 0, maxLineBytes: 64)
+        state.backlog = Array("{}\n".utf8)
         #expect(
-            state.settle(Self.buffers(output: 10, backlog: true), maxOutputBytes: 100)
+            state.settle(Self.buffers(output: 10), maxOutputBytes: 100)
                 == .keep(interest: Self.write, enqueue: false, paused: .outputShare))
     }
 
     @Test func aConnectionThatUsedItsSliceIsQueuedOnceAndNotReadUntilItsTurn() {
-        var state = ConnectionState(now: 0)
+        var state = ConnectionState(now: 0, maxLineBytes: 64)
         state.yielded = true
+        state.backlog = Array("{}\n".utf8)
         #expect(
-            state.settle(Self.buffers(backlog: true), maxOutputBytes: 100)
+            state.settle(Self.buffers(), maxOutputBytes: 100)
                 == .keep(interest: 0, enqueue: true, paused: nil))
         #expect(state.queued)
         #expect(!state.readPaused)
         #expect(
-            state.settle(Self.buffers(output: 5, backlog: true), maxOutputBytes: 100)
+            state.settle(Self.buffers(output: 5), maxOutputBytes: 100)
                 == .keep(interest: Self.write, enqueue: false, paused: nil))
+        state.backlog = []
         state.readClosed = true
         #expect(state.settle(Self.buffers(), maxOutputBytes: 100) != .close, "a queued connection closes from its turn")
     }
 
     @Test func aConnectionThePausedInputBudgetHoldsIsWokenOnlyByNewBytes() {
-        var state = ConnectionState(now: 0)
+        var state = ConnectionState(now: 0, maxLineBytes: 64)
         #expect(
             state.settle(Self.buffers(budgetPaused: true), maxOutputBytes: 100)
                 == .keep(interest: Self.read | UInt32(CSYS_EPOLLET), enqueue: false, paused: nil))
