@@ -498,7 +498,8 @@ final class EventLoop: @unchecked Sendable {
 
     /// Re-registers interest after a turn: pause reading a client that does not read, close a finished one.
     private func settle(_ connection: Connection) {
-        while connection.state.answersBacklog(pendingOutput: connection.pendingOutput, limits: limits, budgets: budgets) {
+        while connection.state.answersBacklog(pendingOutput: connection.pendingOutput, limits: limits, budgets: budgets)
+        {
             consumeBacklog(connection)
             guard connection.flush() else {
                 close(connection)
