@@ -55,8 +55,7 @@ final class EventLoop: @unchecked Sendable {
     /// Connections that used their slice with work left (a backlog, or bytes still in the socket), served in turn
     /// after each pass over new events, for at most `busyPass` a pass. A queued connection is not read on an
     /// event: only here.
-    private var busy: [Int32] = []
-    private var busyStart = 0
+    private var busy = TurnQueue()
     private var draining = false
 
     /// Monotonic microseconds of the loop's last turn, read by the watchdog.
@@ -133,9 +132,9 @@ final class EventLoop: @unchecked Sendable {
                 default: handle(fd: Int32(truncatingIfNeeded: event.data), events: event.events, now: now)
                 }
             }
-            if busyStart < busy.count { serveBusy(now: now) }
+            if !busy.isEmpty { serveBusy(now: now) }
             lane.endBatch()
-            timeout = busyStart < busy.count ? 0 : 250
+            timeout = busy.isEmpty ? 250 : 0
             if stopRequested.load(ordering: .relaxed) {
                 if beginOrContinueDrain() { break }
                 let left = stopDeadline.load(ordering: .relaxed) &- csys_monotonic_usec()
@@ -345,24 +344,14 @@ final class EventLoop: @unchecked Sendable {
     /// Gives each busy connection one more slice, in the order they yielded, until the pass has taken `busyPass`;
     /// the rest keep their places for the next pass.
     private func serveBusy(now: UInt64) {
-        let start = csys_monotonic_usec()
-        var left = busy.count - busyStart
-        while left > 0 {
-            left -= 1
-            let fd = busy[busyStart]
-            busyStart += 1
+        var pass = busy.beginPass(now: csys_monotonic_usec())
+        while let fd = busy.next(&pass) {
             guard let connection = connections[fd] else { continue }
             connection.state.beginBusyTurn(now: now)
             continueWork(connection)
-            if csys_monotonic_usec() &- start >= Self.busyPass { break }
+            busy.served(&pass, now: csys_monotonic_usec(), limit: Self.busyPass)
         }
-        if busyStart == busy.count {
-            busy.removeAll(keepingCapacity: true)
-            busyStart = 0
-        } else if busyStart > 1024 && busyStart * 2 > busy.count {
-            busy.removeFirst(busyStart)
-            busyStart = 0
-        }
+        busy.endPass()
     }
 
     /// A busy connection's turn: its backlog first, then what its socket holds, each within the slice.

@@ -206,6 +206,47 @@ import Testing
         #expect(loop.state.heldInput == 0)
     }
 
+    @Test func aBusyPassServesThoseWaitingAtItsStartInOrderAndEndsAtItsTimeLimit() {
+        var busy = TurnQueue()
+        for fd: Int32 in [1, 2, 3] { busy.append(fd) }
+        var pass = busy.beginPass(now: 10)
+        #expect(busy.next(&pass) == 1)
+        busy.served(&pass, now: 400, limit: 1_000)
+        #expect(busy.next(&pass) == 2)
+        // Served again within the pass, connection 2 yields again: it waits behind 3 for the next pass.
+        busy.append(2)
+        busy.served(&pass, now: 1_010, limit: 1_000)
+        #expect(busy.next(&pass) == nil, "the pass took its 1,000 µs")
+        busy.endPass()
+        #expect(busy.count == 2)
+        pass = busy.beginPass(now: 2_000)
+        #expect(busy.next(&pass) == 3)
+        busy.served(&pass, now: 2_001, limit: 1_000)
+        busy.append(3)
+        #expect(busy.next(&pass) == 2)
+        busy.served(&pass, now: 2_002, limit: 1_000)
+        #expect(busy.next(&pass) == nil, "3 yielded again during the pass: it waits for the next one")
+        busy.endPass()
+        #expect(busy.count == 1)
+    }
+
+    @Test func aThousandHogsAreEachServedOncePerPassWithoutTheQueueGrowing() {
+        var busy = TurnQueue()
+        for fd in 0..<Int32(1_000) { busy.append(fd) }
+        var served = [Int32: Int]()
+        for round in 0..<50 {
+            var pass = busy.beginPass(now: 0)
+            while let fd = busy.next(&pass) {
+                served[fd, default: 0] += 1
+                busy.append(fd)
+                busy.served(&pass, now: 0, limit: 1_000)
+            }
+            busy.endPass()
+            #expect(busy.count == 1_000, "round \(round)")
+        }
+        #expect(served.count == 1_000 && served.values.allSatisfy { $0 == 50 })
+    }
+
     @Test func aSocketErrorClosesAtOnceAndAHangUpWaitsForTheResponsesToDrain() {
         var state = ConnectionState(now: 0, maxLineBytes: 64)
         #expect(state.event(readable: true, hangUp: false, error: true, pendingOutput: 10, now: 1) == .close)
