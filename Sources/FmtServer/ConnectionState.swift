@@ -301,6 +301,19 @@ struct ConnectionState {
         return finisherTaken ? .pause : .finish
     }
 
+    /// Which of the connections paused by the spent input budget finishes its line next, when the finisher's slot
+    /// frees: the one holding the most input (finishing it frees the most); the first of equals. Its offset in
+    /// `paused`, nil when none is paused.
+    static func nextFinisher(_ paused: some Collection<ConnectionState>) -> Int? {
+        var best: Int?
+        var most = -1
+        for (offset, state) in paused.enumerated() where state.framer.bufferedCount > most {
+            best = offset
+            most = state.framer.bufferedCount
+        }
+        return best
+    }
+
     /// The read a spent budget allows after a peek found `peeked` in the socket.
     static func readPlan(peeked: UnsafeBufferPointer<UInt8>, finisherTaken: Bool) -> ReadPlan {
         readPlan(takeable: BufferBudget.takeable(peeked, hasRoom: false), finisherTaken: finisherTaken)

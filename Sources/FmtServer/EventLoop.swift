@@ -423,10 +423,9 @@ final class EventLoop: @unchecked Sendable {
     private func releaseFinisher() {
         finisher = nil
         guard !counters.inputBudget.hasRoom else { return }
-        let next = budgetPaused.compactMap { connections[$0] }.max {
-            $0.state.framer.bufferedCount < $1.state.framer.bufferedCount
-        }
-        guard let next else { return }
+        let candidates = budgetPaused.compactMap { connections[$0] }
+        guard let chosen = ConnectionState.nextFinisher(candidates.lazy.map(\.state)) else { return }
+        let next = candidates[chosen]
         budgetPaused.remove(next.fd)
         finisher = next.fd
         settle(next)

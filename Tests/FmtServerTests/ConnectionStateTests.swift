@@ -151,4 +151,19 @@ import Testing
         #expect(ConnectionState.readPlan(takeable: unfinished, finisherTaken: false) == .finish)
         #expect(ConnectionState.readPlan(takeable: unfinished, finisherTaken: true) == .pause)
     }
+
+    @Test func whenTheFinisherIsDoneThePausedConnectionHoldingTheMostInputFinishesNext() {
+        let held = [3, 40, 12, 40].map { count in
+            var state = ConnectionState(now: 0, maxLineBytes: 64)
+            _ = Array(repeating: UInt8(ascii: "x"), count: count).withUnsafeBufferPointer {
+                state.take(
+                    $0, pendingOutput: { 0 }, clock: { 1 }, limits: SocketFreeLoop.limits,
+                    budgets: SocketFreeLoop.roomyBudgets(), { _ in true })
+            }
+            return state
+        }
+        #expect(ConnectionState.nextFinisher(held) == 1)
+        #expect(ConnectionState.nextFinisher(held.prefix(1)) == 0)
+        #expect(ConnectionState.nextFinisher([ConnectionState]()) == nil)
+    }
 }
