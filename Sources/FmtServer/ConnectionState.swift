@@ -11,6 +11,17 @@ struct SharedBudgets {
     let open: () -> Int
 }
 
+/// Who answers the lines a connection's value hands out: in the loop, the dispatcher's lane writing into the
+/// connection's output. Generic, so the loop's calls are direct.
+protocol LineAnswering {
+    /// Response bytes not yet taken by the client.
+    var pendingOutput: Int { get }
+    /// The answering clock (nanoseconds), which the slice is measured on.
+    var clock: UInt64 { get }
+    /// Answers a line or rejects an over-long one; false once no line may be answered (the stop deadline passed).
+    func handle(_ frame: LineFramer.Frame) -> Bool
+}
+
 /// The per-connection limits and the fairness slice.
 struct ConnectionLimits {
     /// `--max-output`: unread response bytes after which the connection is not answered (nor read).
@@ -119,15 +130,15 @@ struct ConnectionState {
         case wouldBlock
     }
 
-    /// Frames `bytes` (just read) and hands each line or limit violation to `handle` in order, as long as the output
-    /// limits and the slice allow; the rest waits in the backlog. `handle` returns false once no further line may be
-    /// answered (the loop is past its stop deadline): the connection then reads no more. `clock` is the answering
-    /// clock (nanoseconds), read before each line for the slice. Returns whether a line ended.
+    /// Frames `bytes` (just read) and hands each line or limit violation to `answering` in order, as long as the
+    /// output limits and the slice allow; the rest waits in the backlog. Once `answering` refuses a line (the loop is
+    /// past its stop deadline) the connection reads no more. The slice is measured on `answering.clock`, read before
+    /// each line. Returns whether a line ended.
     mutating func take(
-        _ bytes: UnsafeBufferPointer<UInt8>, pendingOutput: () -> Int, clock: () -> UInt64,
-        limits: ConnectionLimits, budgets: SharedBudgets, _ handle: (LineFramer.Frame) -> Bool
+        _ bytes: UnsafeBufferPointer<UInt8>, _ answering: some LineAnswering, limits: ConnectionLimits,
+        budgets: SharedBudgets
     ) -> Bool {
-        if turnStart == 0 { turnStart = clock() }
+        if turnStart == 0 { turnStart = answering.clock }
         let start = turnStart
         let newlinesBefore = framer.newlines
         var sliceUsed = false
@@ -135,17 +146,17 @@ struct ConnectionState {
         let taken = framer.consume(
             bytes,
             while: {
-                guard Self.mayAnswer(pendingOutput: pendingOutput(), limits: limits, budgets: budgets) else {
+                guard Self.mayAnswer(pendingOutput: answering.pendingOutput, limits: limits, budgets: budgets) else {
                     return false
                 }
-                guard clock() &- start < limits.slice else {
+                guard answering.clock &- start < limits.slice else {
                     sliceUsed = true
                     return false
                 }
                 return true
             }
         ) {
-            if !handle($0) { stopped = true }
+            if !answering.handle($0) { stopped = true }
         }
         if sliceUsed { yielded = true }
         if stopped { readClosed = true }
@@ -156,30 +167,27 @@ struct ConnectionState {
     }
 
     /// Answers the backlog as far as the output limits and the slice allow (as `take`). Returns whether a line ended.
-    mutating func takeBacklog(
-        pendingOutput: () -> Int, clock: () -> UInt64, limits: ConnectionLimits, budgets: SharedBudgets,
-        _ handle: (LineFramer.Frame) -> Bool
-    ) -> Bool {
+    mutating func takeBacklog(_ answering: some LineAnswering, limits: ConnectionLimits, budgets: SharedBudgets) -> Bool
+    {
         let waiting = backlog
         backlog = []
         return waiting.withUnsafeBufferPointer {
-            take($0, pendingOutput: pendingOutput, clock: clock, limits: limits, budgets: budgets, handle)
+            take($0, answering, limits: limits, budgets: budgets)
         }
     }
 
     /// Whether the read loop reads again after `result`: not once the slice is used, lines wait, the responses
     /// reached `--max-output`, or the socket gave less than asked. At the end of input the final line without a
-    /// newline still goes to `handle` (it is a request).
-    mutating func afterRead(
-        _ result: ReadResult, pendingOutput: Int, limits: ConnectionLimits, _ handle: (LineFramer.Frame) -> Bool
-    ) -> Bool {
+    /// newline still goes to `answering` (it is a request).
+    mutating func afterRead(_ result: ReadResult, _ answering: some LineAnswering, limits: ConnectionLimits) -> Bool {
+        let pendingOutput = answering.pendingOutput
         switch result {
         case .bytes(let count, let wanted):
             if yielded || !backlog.isEmpty { return false }
             if pendingOutput >= limits.maxOutputBytes { return false }
             return count >= wanted
         case .endOfInput:
-            endOfInput(handle)
+            endOfInput(answering)
             return false
         case .wouldBlock:
             return false
@@ -187,9 +195,9 @@ struct ConnectionState {
     }
 
     /// End of input: answer the final line without a newline, read no more.
-    mutating func endOfInput(_ handle: (LineFramer.Frame) -> Bool) {
+    mutating func endOfInput(_ answering: some LineAnswering) {
         readClosed = true
-        framer.finish { _ = handle($0) }
+        framer.finish { _ = answering.handle($0) }
     }
 
     /// Every read of the turn was full: more may wait in the socket, so the connection is served from `busy`.

@@ -406,10 +406,8 @@ final class EventLoop: @unchecked Sendable {
             } else {
                 result = .wouldBlock
             }
-            let again = connection.state.afterRead(
-                result, pendingOutput: connection.pendingOutput, limits: limits
-            ) { handle($0, connection) }
-            guard again else { return }
+            guard connection.state.afterRead(result, Answering(loop: self, connection: connection), limits: limits)
+            else { return }
         }
         if budget == 0 { connection.state.readsUsedUp() }
     }
@@ -447,8 +445,7 @@ final class EventLoop: @unchecked Sendable {
     private func consume(_ bytes: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
         lane.restartClock()
         let lineEnded = connection.state.take(
-            bytes, pendingOutput: { connection.pendingOutput }, clock: { lane.clock }, limits: limits, budgets: budgets
-        ) { handle($0, connection) }
+            bytes, Answering(loop: self, connection: connection), limits: limits, budgets: budgets)
         // The finisher's line is done once a newline went by: the slot passes on, not to its next line.
         if lineEnded && finisher == connection.fd { releaseFinisher() }
     }
@@ -457,9 +454,17 @@ final class EventLoop: @unchecked Sendable {
     private func consumeBacklog(_ connection: Connection) {
         lane.restartClock()
         let lineEnded = connection.state.takeBacklog(
-            pendingOutput: { connection.pendingOutput }, clock: { lane.clock }, limits: limits, budgets: budgets
-        ) { handle($0, connection) }
+            Answering(loop: self, connection: connection), limits: limits, budgets: budgets)
         if lineEnded && finisher == connection.fd { releaseFinisher() }
+    }
+
+    /// The loop answering one connection's lines: the lane's clock, the connection's output.
+    private struct Answering: LineAnswering {
+        let loop: EventLoop
+        let connection: Connection
+        var pendingOutput: Int { connection.pendingOutput }
+        var clock: UInt64 { loop.lane.clock }
+        func handle(_ frame: LineFramer.Frame) -> Bool { loop.handle(frame, connection) }
     }
 
     /// Answers a line or rejects an over-long one; false once the stop deadline passed (the line is not answered).

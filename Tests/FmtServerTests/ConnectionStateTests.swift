@@ -14,15 +14,13 @@ import Testing
 
     /// A connection opened at `now`, holding the start of a line when `unfinished`.
     static func state(now: UInt64 = 0, unfinished: Bool = true) -> ConnectionState {
-        var state = ConnectionState(now: now, maxLineBytes: 64)
+        let loop = SocketFreeLoop(now: now, maxLineBytes: 64)
         if unfinished {
             _ = Array(#"{"op":"#.utf8).withUnsafeBufferPointer {
-                state.take(
-                    $0, pendingOutput: { 0 }, clock: { 1 }, limits: SocketFreeLoop.limits,
-                    budgets: SocketFreeLoop.roomyBudgets(), { _ in true })
+                loop.state.take($0, loop, limits: loop.limits, budgets: loop.budgets)
             }
         }
-        return state
+        return loop.state
     }
 
     static func stall(_ state: ConnectionState, at now: UInt64) -> ConnectionState.Stall? {
@@ -154,13 +152,11 @@ import Testing
 
     @Test func whenTheFinisherIsDoneThePausedConnectionHoldingTheMostInputFinishesNext() {
         let held = [3, 40, 12, 40].map { count in
-            var state = ConnectionState(now: 0, maxLineBytes: 64)
+            let loop = SocketFreeLoop(maxLineBytes: 64)
             _ = Array(repeating: UInt8(ascii: "x"), count: count).withUnsafeBufferPointer {
-                state.take(
-                    $0, pendingOutput: { 0 }, clock: { 1 }, limits: SocketFreeLoop.limits,
-                    budgets: SocketFreeLoop.roomyBudgets(), { _ in true })
+                loop.state.take($0, loop, limits: loop.limits, budgets: loop.budgets)
             }
-            return state
+            return loop.state
         }
         #expect(ConnectionState.nextFinisher(held) == 1)
         #expect(ConnectionState.nextFinisher(held.prefix(1)) == 0)

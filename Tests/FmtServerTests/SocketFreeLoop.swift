@@ -6,7 +6,7 @@ import CSystem
 /// `ConnectionState` with bytes, hang-ups, reads by the client and times of its choosing. The socket's receive queue
 /// is `inbox` (what the client sent and the loop has not read), and `unread` is what the loop answered and the client
 /// has not read. Each line is answered with `ok <line>` and takes `answerCost` on the answering clock.
-final class SocketFreeLoop {
+final class SocketFreeLoop: LineAnswering {
     /// 4 KiB of unread responses per connection, the loop's slice of 200 µs, 4 reads a turn.
     static let limits = ConnectionLimits(maxOutputBytes: 4096, slice: 200_000)
 
@@ -57,7 +57,9 @@ final class SocketFreeLoop {
         unread.removeFirst(min(count ?? unread.count, unread.count))
     }
 
-    private func handle(_ frame: LineFramer.Frame) -> Bool {
+    var pendingOutput: Int { unread.count }
+
+    func handle(_ frame: LineFramer.Frame) -> Bool {
         switch frame {
         case .line(let line):
             guard !pastStopDeadline else { return false }
@@ -120,23 +122,18 @@ final class SocketFreeLoop {
                 let bytes = Array(inbox.prefix(received))
                 inbox.removeFirst(received)
                 clock += 1
-                _ = bytes.withUnsafeBufferPointer {
-                    state.take(
-                        $0, pendingOutput: { self.unread.count }, clock: { self.clock }, limits: limits,
-                        budgets: budgets, handle)
-                }
+                _ = bytes.withUnsafeBufferPointer { state.take($0, self, limits: limits, budgets: budgets) }
                 result = .bytes(received, wanted: wanted)
             } else {
                 result = hungUp ? .endOfInput : .wouldBlock
             }
-            guard state.afterRead(result, pendingOutput: unread.count, limits: limits, handle) else { return }
+            guard state.afterRead(result, self, limits: limits) else { return }
         }
         state.readsUsedUp()
     }
 
     private func takeBacklog() {
-        _ = state.takeBacklog(
-            pendingOutput: { self.unread.count }, clock: { self.clock }, limits: limits, budgets: budgets, handle)
+        _ = state.takeBacklog(self, limits: limits, budgets: budgets)
     }
 
     /// `EventLoop.settle`: answer the backlog while allowed, then settle; nil when the connection closes.
