@@ -32,12 +32,11 @@ struct ConnectionLimits {
     var readsPerTurn = 4
 }
 
-/// What a connection does next, decided without a system call: the connection's flags, times, framer and backlog,
-/// and the rules that turn them into the next step. Bytes go in (`receive`, `endOfInput`), lines come out to be
-/// answered (in order, while the output limits and the slice allow), and each step says what to do with the socket
-/// (read again, pause, wait for it to drain, queue for another turn, close, time out). `EventLoop` owns the sockets
-/// and carries the steps out with `epoll`, `recv` and `send`; the tests drive this value directly, with the times
-/// they choose.
+/// What a connection does next, decided without a system call: the connection's flags, times, framer and backlog, and
+/// the rules that turn them into the next step. Bytes go in (`take`, `afterRead`), lines come out to a `LineAnswering`
+/// (in order, while the output limits and the slice allow), and each step says what to do with the socket (read again,
+/// pause, wait for it to drain, queue for another turn, close, time out). `EventLoop` owns the sockets and carries the
+/// steps out with `epoll`, `recv` and `send`; the tests drive this value directly, with the times they choose.
 struct ConnectionState {
     /// Cuts the input into lines, holding an unfinished one across reads.
     var framer: LineFramer
