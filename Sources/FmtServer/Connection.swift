@@ -2,48 +2,30 @@ import CSystem
 import FmtCore
 import Glibc
 
-/// One client connection, owned by exactly one event loop thread: buffered input cut into lines, buffered
-/// output written as the socket accepts it, and the flags that drive backpressure and half-close.
+/// One client connection, owned by exactly one event loop thread: its socket, the responses written as the socket
+/// accepts them, and its `ConnectionState` (input framing, backlog, flags and times: what to do next).
 ///
 /// Confined to its loop's thread, and no two accesses to one of its properties overlap, so the hot ones skip the
-/// run-time exclusivity check (about 45 instructions a request for `framer`, `output` and `outputStart`).
+/// run-time exclusivity check (about 45 instructions a request for `state`, `output` and `outputStart`).
 final class Connection {
     let fd: Int32
     let peer: PeerCredentials
-    /// Cuts the input into lines, holding an unfinished one across reads.
-    @exclusivity(unchecked) var framer: LineFramer
-    /// Received lines not yet answered because the responses already buffered reached the output limit;
-    /// answered before anything more is read, once the client reads (so one read cannot buffer megabytes).
-    var backlog: [UInt8] = []
     /// Responses not yet accepted by the socket, from `outputStart` on.
     @exclusivity(unchecked) var output: [UInt8] = []
     @exclusivity(unchecked) var outputStart = 0
-    /// The peer half-closed (or closed): answer what arrived, flush, then close.
-    var readClosed = false
-    /// Reading is paused because the client does not read its responses.
-    var readPaused = false
-    var lastActivity: UInt64
-    /// When the last line completed (or the connection opened): an unfinished line is as old as this.
-    var lastLineEnd: UInt64
-    /// Bytes of the framer's unfinished line and `backlog` last reported to the input budget.
+    /// Input, flags and times, and the rules for the next step: no system call in there.
+    @exclusivity(unchecked) var state: ConnectionState
+    /// Bytes of the unfinished line and the backlog last reported to the input budget.
     var charged = 0
     /// Unread response bytes last reported to the output budget.
     var chargedOutput = 0
-    /// When this connection's current slice began (the lane's clock, nanoseconds; 0 before its first line).
-    var turnStart: UInt64 = 0
-    /// The slice ran out with work left: the connection goes to the loop's `busy` queue when its turn settles.
-    var yielded = false
-    /// Waiting in the loop's `busy` queue: read and answered only from there.
-    var queued = false
     /// The epoll interest currently registered, to avoid redundant `epoll_ctl` calls.
     var interest: UInt32 = 0
 
     init(fd: Int32, peer: PeerCredentials, maxLineBytes: Int, now: UInt64) {
         self.fd = fd
         self.peer = peer
-        self.framer = LineFramer(maxLineBytes: maxLineBytes)
-        self.lastActivity = now
-        self.lastLineEnd = now
+        self.state = ConnectionState(now: now, maxLineBytes: maxLineBytes)
     }
 
     var pendingOutput: Int { output.count - outputStart }

@@ -28,6 +28,10 @@ final class EventLoop: @unchecked Sendable {
     private let configuration: ServerConfiguration
     private let counters: ServerCounters
     private let logger: Logger
+    /// `--max-output` and the slice, as the connections' decisions take them.
+    private let limits: ConnectionLimits
+    /// The loop-wide budgets the connections' decisions consult.
+    private let budgets: SharedBudgets
     private var connections: [Int32: Connection] = [:]
     /// All loops of the server (this one included), set once before they run; accepted connections are spread
     /// over them.
@@ -51,8 +55,7 @@ final class EventLoop: @unchecked Sendable {
     /// Connections that used their slice with work left (a backlog, or bytes still in the socket), served in turn
     /// after each pass over new events, for at most `busyPass` a pass. A queued connection is not read on an
     /// event: only here.
-    private var busy: [Int32] = []
-    private var busyStart = 0
+    private var busy = TurnQueue()
     private var draining = false
 
     /// Monotonic microseconds of the loop's last turn, read by the watchdog.
@@ -79,6 +82,9 @@ final class EventLoop: @unchecked Sendable {
         self.configuration = configuration
         self.counters = counters
         self.logger = logger
+        limits = ConnectionLimits(maxOutputBytes: configuration.maxOutputBytes, slice: Self.slice)
+        budgets = SharedBudgets(
+            input: counters.inputBudget, output: counters.outputBudget, open: { counters.admission.snapshot.open })
         epoll = csys_epoll_create()
         wakeFD = csys_eventfd()
         reserveFD = csys_open_reserve()
@@ -126,9 +132,9 @@ final class EventLoop: @unchecked Sendable {
                 default: handle(fd: Int32(truncatingIfNeeded: event.data), events: event.events, now: now)
                 }
             }
-            if busyStart < busy.count { serveBusy(now: now) }
+            if !busy.isEmpty { serveBusy(now: now) }
             lane.endBatch()
-            timeout = busyStart < busy.count ? 0 : 250
+            timeout = busy.isEmpty ? 250 : 0
             if stopRequested.load(ordering: .relaxed) {
                 if beginOrContinueDrain() { break }
                 let left = stopDeadline.load(ordering: .relaxed) &- csys_monotonic_usec()
@@ -163,8 +169,10 @@ final class EventLoop: @unchecked Sendable {
             // Answer what clients already sent, then treat every connection as half-closed: it closes once its
             // responses are flushed, and an idle one closes at once.
             for connection in Array(connections.values) {
-                if !connection.readClosed && !connection.readPaused { readAvailable(connection, budget: .max) }
-                connection.readClosed = true
+                if !connection.state.readClosed && !connection.state.readPaused {
+                    readAvailable(connection, budget: .max)
+                }
+                connection.state.readClosed = true
                 guard connection.flush() else {
                     close(connection)
                     continue
@@ -316,19 +324,15 @@ final class EventLoop: @unchecked Sendable {
 
     private func handle(fd: Int32, events: UInt32, now: UInt64) {
         guard let connection = connections[fd] else { return }
-        connection.lastActivity = now
-        connection.turnStart = 0
-        if events & UInt32(CSYS_EPOLLERR) != 0 {
+        let step = connection.state.event(
+            readable: events & UInt32(CSYS_EPOLLIN) != 0, hangUp: events & UInt32(CSYS_EPOLLHUP) != 0,
+            error: events & UInt32(CSYS_EPOLLERR) != 0, pendingOutput: connection.pendingOutput, now: now)
+        switch step {
+        case .close:
             close(connection)
             return
-        }
-        if events & UInt32(CSYS_EPOLLIN) != 0 && !connection.readClosed && !connection.readPaused
-            && !connection.queued
-        {
-            readAvailable(connection)
-        } else if events & UInt32(CSYS_EPOLLHUP) != 0 && connection.pendingOutput == 0 && !connection.queued {
-            close(connection)
-            return
+        case .read: readAvailable(connection)
+        case .flush: break
         }
         guard connection.flush() else {
             close(connection)
@@ -340,34 +344,20 @@ final class EventLoop: @unchecked Sendable {
     /// Gives each busy connection one more slice, in the order they yielded, until the pass has taken `busyPass`;
     /// the rest keep their places for the next pass.
     private func serveBusy(now: UInt64) {
-        let start = csys_monotonic_usec()
-        var left = busy.count - busyStart
-        while left > 0 {
-            left -= 1
-            let fd = busy[busyStart]
-            busyStart += 1
+        var pass = busy.beginPass(now: csys_monotonic_usec())
+        while let fd = busy.next(&pass) {
             guard let connection = connections[fd] else { continue }
-            connection.queued = false
-            connection.yielded = false
-            connection.turnStart = 0
-            connection.lastActivity = now
+            connection.state.beginBusyTurn(now: now)
             continueWork(connection)
-            if csys_monotonic_usec() &- start >= Self.busyPass { break }
+            busy.served(&pass, now: csys_monotonic_usec(), limit: Self.busyPass)
         }
-        if busyStart == busy.count {
-            busy.removeAll(keepingCapacity: true)
-            busyStart = 0
-        } else if busyStart > 1024 && busyStart * 2 > busy.count {
-            busy.removeFirst(busyStart)
-            busyStart = 0
-        }
+        busy.endPass()
     }
 
     /// A busy connection's turn: its backlog first, then what its socket holds, each within the slice.
     private func continueWork(_ connection: Connection) {
-        if !connection.backlog.isEmpty { consumeBacklog(connection) }
-        if connection.backlog.isEmpty && !connection.yielded && !connection.readClosed
-            && mayAnswer(connection)
+        if !connection.state.backlog.isEmpty { consumeBacklog(connection) }
+        if connection.state.readsAfterBacklog(pendingOutput: connection.pendingOutput, limits: limits, budgets: budgets)
         {
             readAvailable(connection)
         }
@@ -378,34 +368,26 @@ final class EventLoop: @unchecked Sendable {
         settle(connection)
     }
 
-    /// Whether `connection` may be answered now: under `--max-output`, and within its share of
-    /// `--max-buffered-output` while that is spent.
-    private func mayAnswer(_ connection: Connection) -> Bool {
-        counters.outputBudget.admitsAnswer(
-            pending: connection.pendingOutput, connectionLimit: configuration.maxOutputBytes,
-            open: { counters.admission.snapshot.open })
-    }
-
     /// Reads what the socket has (at most `budget` reads per turn, for fairness) and answers every complete line.
     /// While the input budget is spent, it takes only bytes through the last newline available, and pauses the
     /// connection when there is none (unless it is discarding an over-long line, which buffers nothing, or it is
     /// this loop's finisher).
-    private func readAvailable(_ connection: Connection, budget: Int = 4) {
-        var budget = budget
+    private func readAvailable(_ connection: Connection, budget: Int? = nil) {
+        var budget = budget ?? limits.readsPerTurn
         while budget > 0 && !pastStopDeadline {
             budget -= 1
             var wanted = readBuffer.count
-            if !counters.inputBudget.hasRoom && !connection.framer.isDiscarding && finisher != connection.fd {
+            if connection.state.mustPeek(budgets: budgets, isFinisher: finisher == connection.fd) {
                 let peeked = readBuffer.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, $0.count, 1) }
                 if peeked > 0 {
-                    wanted = readBuffer.withUnsafeBufferPointer { buffer in
-                        BufferBudget.takeable(UnsafeBufferPointer(rebasing: buffer[0..<peeked]), hasRoom: false)
+                    let plan = readBuffer.withUnsafeBufferPointer { buffer in
+                        ConnectionState.readPlan(
+                            peeked: UnsafeBufferPointer(rebasing: buffer[0..<peeked]), finisherTaken: finisher != nil)
                     }
-                    if wanted == 0 && finisher == nil {
-                        finisher = connection.fd
-                        wanted = readBuffer.count
-                    }
-                    guard wanted > 0 else {
+                    switch plan {
+                    case .read(let count): wanted = count
+                    case .finish: finisher = connection.fd
+                    case .pause:
                         pauseForBudget(connection)
                         return
                     }
@@ -413,23 +395,21 @@ final class EventLoop: @unchecked Sendable {
             }
             if !budgetPaused.isEmpty { budgetPaused.remove(connection.fd) }
             let received = readBuffer.withUnsafeMutableBytes { csys_recv(connection.fd, $0.baseAddress, wanted, 0) }
+            let result: ConnectionState.ReadResult
             if received > 0 {
                 readBuffer.withUnsafeBufferPointer { buffer in
                     consume(UnsafeBufferPointer(rebasing: buffer[0..<received]), connection)
                 }
-                if connection.yielded || !connection.backlog.isEmpty { break }
-                if connection.pendingOutput >= configuration.maxOutputBytes { break }
-                if received < wanted { break }
-            } else if received == 0 {
-                finishInput(connection)
-                return
+                result = .bytes(received, wanted: wanted)
+            } else if received == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                result = .endOfInput
             } else {
-                if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { finishInput(connection) }
-                return
+                result = .wouldBlock
             }
+            guard connection.state.afterRead(result, Answering(loop: self, connection: connection), limits: limits)
+            else { return }
         }
-        // Every read of the turn was full: more may wait in the socket, so the connection is served from `busy`.
-        if budget == 0 && !connection.yielded && !connection.readClosed { connection.yielded = true }
+        if budget == 0 { connection.state.readsUsedUp() }
     }
 
     private func pauseForBudget(_ connection: Connection) {
@@ -441,8 +421,9 @@ final class EventLoop: @unchecked Sendable {
     private func releaseFinisher() {
         finisher = nil
         guard !counters.inputBudget.hasRoom else { return }
-        let next = budgetPaused.compactMap { connections[$0] }.max { $0.framer.bufferedCount < $1.framer.bufferedCount }
-        guard let next else { return }
+        let candidates = budgetPaused.compactMap { connections[$0] }
+        guard let chosen = ConnectionState.nextFinisher(candidates.lazy.map(\.state)) else { return }
+        let next = candidates[chosen]
         budgetPaused.remove(next.fd)
         finisher = next.fd
         settle(next)
@@ -458,51 +439,41 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// End of input: a final line without a newline still counts as a request.
-    private func finishInput(_ connection: Connection) {
-        connection.readClosed = true
-        connection.framer.finish { handle($0, connection) }
-    }
-
     /// Cuts `bytes` into lines and answers them. Once the buffered responses reach `--max-output` (or the
     /// connection's share of `--max-buffered-output`), the rest waits in the backlog until the client reads; once the
     /// connection has had its slice, the rest waits in the backlog for its next turn (`busy`).
     private func consume(_ bytes: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
         lane.restartClock()
-        if connection.turnStart == 0 { connection.turnStart = lane.clock }
-        let newlinesBefore = connection.framer.newlines
-        let taken = connection.framer.consume(
-            bytes,
-            while: {
-                guard mayAnswer(connection) else { return false }
-                guard lane.clock &- connection.turnStart < Self.slice else {
-                    connection.yielded = true
-                    return false
-                }
-                return true
-            }
-        ) {
-            handle($0, connection)
-        }
-        if taken < bytes.count { connection.backlog = Array(bytes[taken...]) }
-        if connection.framer.newlines != newlinesBefore {
-            connection.lastLineEnd = connection.lastActivity
-            // The finisher's line is done once a newline went by: the slot passes on, not to its next line.
-            if finisher == connection.fd { releaseFinisher() }
-        }
+        let lineEnded = connection.state.take(
+            bytes, Answering(loop: self, connection: connection), limits: limits, budgets: budgets)
+        // The finisher's line is done once a newline went by: the slot passes on, not to its next line.
+        if lineEnded && finisher == connection.fd { releaseFinisher() }
     }
 
     /// Answers the connection's backlog as far as its output limits and its slice allow.
     private func consumeBacklog(_ connection: Connection) {
-        let backlog = connection.backlog
-        connection.backlog = []
-        backlog.withUnsafeBufferPointer { consume($0, connection) }
+        lane.restartClock()
+        let lineEnded = connection.state.takeBacklog(
+            Answering(loop: self, connection: connection), limits: limits, budgets: budgets)
+        if lineEnded && finisher == connection.fd { releaseFinisher() }
     }
 
-    private func handle(_ frame: LineFramer.Frame, _ connection: Connection) {
+    /// The loop answering one connection's lines: the lane's clock, the connection's output.
+    private struct Answering: LineAnswering {
+        let loop: EventLoop
+        let connection: Connection
+        var pendingOutput: Int { connection.pendingOutput }
+        var clock: UInt64 { loop.lane.clock }
+        func handle(_ frame: LineFramer.Frame) -> Bool { loop.handle(frame, connection) }
+    }
+
+    /// Answers a line or rejects an over-long one; false once the stop deadline passed (the line is not answered).
+    private func handle(_ frame: LineFramer.Frame, _ connection: Connection) -> Bool {
         switch frame {
-        case .line(let line): answer(line, connection)
-        case .tooLarge: rejectTooLarge(connection)
+        case .line(let line): return answer(line, connection)
+        case .tooLarge:
+            rejectTooLarge(connection)
+            return true
         }
     }
 
@@ -512,60 +483,48 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Answers one framed line, unless the stop deadline passed.
-    private func answer(_ line: UnsafeBufferPointer<UInt8>, _ connection: Connection) {
-        guard !pastStopDeadline else {
-            connection.readClosed = true
-            return
-        }
+    private func answer(_ line: UnsafeBufferPointer<UInt8>, _ connection: Connection) -> Bool {
+        guard !pastStopDeadline else { return false }
         lane.respond(to: line, into: &connection.output)
+        return true
     }
 
     /// Re-registers interest after a turn: pause reading a client that does not read, close a finished one.
     private func settle(_ connection: Connection) {
-        while !connection.backlog.isEmpty && !connection.queued && !connection.yielded && mayAnswer(connection) {
+        while connection.state.answersBacklog(pendingOutput: connection.pendingOutput, limits: limits, budgets: budgets)
+        {
             consumeBacklog(connection)
             guard connection.flush() else {
                 close(connection)
                 return
             }
         }
-        if connection.readClosed && pastStopDeadline {
-            connection.framer.dropPartial()
-            connection.backlog = []
-        }
+        if connection.state.readClosed && pastStopDeadline { connection.state.abandonInput() }
         chargeBuffers(connection)
-        if connection.yielded && !connection.queued {
-            // Its slice is used and work is left: it waits its turn in `busy`, unread meanwhile.
-            connection.queued = true
-            busy.append(connection.fd)
-            counters.turnsYielded.add(1, ordering: .relaxed)
-        }
-        if connection.readClosed && connection.pendingOutput == 0 && connection.backlog.isEmpty
-            && !connection.queued
-        {
+        let settlement = connection.state.settle(
+            ConnectionState.Buffers(
+                pendingOutput: connection.pendingOutput,
+                budgetPaused: !budgetPaused.isEmpty && budgetPaused.contains(connection.fd)),
+            maxOutputBytes: configuration.maxOutputBytes)
+        guard case .keep(let interest, let enqueue, let paused) = settlement else {
             close(connection)
             return
         }
-        let overFull =
-            connection.pendingOutput >= configuration.maxOutputBytes
-            || (!connection.backlog.isEmpty && !connection.queued)
-        if overFull && !connection.readPaused {
+        if enqueue {
+            // Its slice is used and work is left: it waits its turn in `busy`, unread meanwhile.
+            busy.append(connection.fd)
+            counters.turnsYielded.add(1, ordering: .relaxed)
+        }
+        if let paused {
             counters.readPauses.add(1, ordering: .relaxed)
-            if connection.pendingOutput < configuration.maxOutputBytes { counters.outputBudget.recordPause() }
+            if paused == .outputShare { counters.outputBudget.recordPause() }
         }
-        connection.readPaused = overFull
-        var interest: UInt32 = 0
-        if !connection.readClosed && !connection.readPaused && !connection.queued {
-            // Paused by the budget, a connection is woken only when more bytes arrive (which may finish its line).
-            interest |= UInt32(CSYS_EPOLLIN) | (budgetPaused.contains(connection.fd) ? CSYS_EPOLLET : 0)
-        }
-        if connection.pendingOutput > 0 { interest |= UInt32(CSYS_EPOLLOUT) }
         updateInterest(connection, interest)
     }
 
     /// Tells the input budget what this connection's buffers hold now.
     private func chargeBuffers(_ connection: Connection) {
-        let held = connection.framer.bufferedCapacity + connection.backlog.capacity
+        let held = connection.state.heldInput
         counters.inputBudget.update(from: connection.charged, to: held)
         connection.charged = held
         let unread = connection.pendingOutput
@@ -588,18 +547,18 @@ final class EventLoop: @unchecked Sendable {
         let idleLimit = UInt64(configuration.idleTimeout.wholeMicroseconds)
         let lineLimit = UInt64(configuration.lineTimeout.wholeMicroseconds)
         for connection in Array(connections.values) {
-            if now &- connection.lastActivity > idleLimit {
+            let stall = connection.state.stall(now: now, idleLimit: idleLimit, lineLimit: lineLimit)
+            switch stall {
+            case nil: continue
+            case .idle?:
                 counters.connectionsIdleClosed.add(1, ordering: .relaxed)
-                close(connection)
-            } else if connection.framer.hasUnfinishedLine, !connection.readPaused,
-                connection.backlog.isEmpty, now &- connection.lastLineEnd > lineLimit
-            {
+            case .lineTimeout?:
                 counters.connectionsLineTimeouts.add(1, ordering: .relaxed)
                 logger.info("closing connection \(connection.fd) from \(connection.peer): unfinished line timed out")
                 let seconds = Int(configuration.lineTimeout.components.seconds)
                 sendLastWord(.lineTimeout(seconds: seconds), to: connection.fd)
-                close(connection)
             }
+            close(connection)
         }
     }
 
