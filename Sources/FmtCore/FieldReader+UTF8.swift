@@ -99,8 +99,7 @@ public struct MemberSlot: Sendable, Equatable {
     /// The string's first byte in the line, or in its unescaped text when `inDecoded`.
     @usableFromInline let start: Int32
     @usableFromInline let inDecoded: Bool
-    #if DEBUG
-    /// The record and its generation when the slot was given, checked when it is read.
+    /// The record and its generation when the slot was given, checked when it is read in a debug build.
     @usableFromInline let record: ObjectIdentifier
     @usableFromInline let generation: UInt64
 
@@ -113,15 +112,6 @@ public struct MemberSlot: Sendable, Equatable {
         self.record = record
         self.generation = generation
     }
-    #else
-    @inlinable
-    init(entry: Int32, count: Int32, start: Int32, inDecoded: Bool) {
-        self.entry = entry
-        self.count = count
-        self.start = start
-        self.inDecoded = inDecoded
-    }
-    #endif
 }
 
 extension FieldReader {
@@ -136,16 +126,9 @@ extension FieldReader {
         while child < members.end {
             let entry = members.entries[child]
             let name = UnsafeBufferPointer(start: members.line + Int(entry.keyStart), count: Int(entry.keyCount))
-            #if DEBUG
             let slot = MemberSlot(
                 entry: Int32(truncatingIfNeeded: child), count: entry.kind == .string ? entry.count : -1,
-                start: entry.start, inDecoded: entry.inDecoded, record: members.record,
-                generation: members.generation)
-            #else
-            let slot = MemberSlot(
-                entry: Int32(truncatingIfNeeded: child), count: entry.kind == .string ? entry.count : -1,
-                start: entry.start, inDecoded: entry.inDecoded)
-            #endif
+                start: entry.start, inDecoded: entry.inDecoded, record: members.record, generation: members.generation)
             body(name.span, slot)
             child = Int(entry.end)
         }
@@ -167,15 +150,9 @@ extension FieldReader {
         guard slot.count >= 0 else { return nil }
         let range = range ?? 0..<Int(slot.count)
         precondition(range.lowerBound >= 0 && range.upperBound <= Int(slot.count), "range outside the string")
-        #if DEBUG
         return TextRange(
             start: slot.start &+ Int32(truncatingIfNeeded: range.lowerBound),
             count: Int32(truncatingIfNeeded: range.count), inDecoded: slot.inDecoded, generation: slot.generation)
-        #else
-        return TextRange(
-            start: slot.start &+ Int32(truncatingIfNeeded: range.lowerBound),
-            count: Int32(truncatingIfNeeded: range.count), inDecoded: slot.inDecoded)
-        #endif
     }
 
     /// The text of the request this reader reads flat, to keep `TextRange`s of and read them back; nil for a
@@ -193,7 +170,7 @@ public struct TextRange: Sendable, Equatable {
     @usableFromInline let start: Int32
     @usableFromInline let byteCount: Int32
     @usableFromInline let inDecoded: Bool
-    #if DEBUG
+    /// The record's generation when the range was given, checked when it is read in a debug build.
     @usableFromInline let generation: UInt64
 
     @inlinable
@@ -203,14 +180,6 @@ public struct TextRange: Sendable, Equatable {
         self.inDecoded = inDecoded
         self.generation = generation
     }
-    #else
-    @inlinable
-    init(start: Int32, count: Int32, inDecoded: Bool) {
-        self.start = start
-        self.byteCount = count
-        self.inDecoded = inDecoded
-    }
-    #endif
 
     /// The length of the text in bytes.
     @inlinable
@@ -269,10 +238,8 @@ struct FlatMembers {
     /// The first member's entry, and the entry after the object's last member.
     @usableFromInline let first: Int
     @usableFromInline let end: Int
-    #if DEBUG
     @usableFromInline let record: ObjectIdentifier
     @usableFromInline let generation: UInt64
-    #endif
 
     init(
         entries: UnsafePointer<RequestRecord.Entry>, line: UnsafePointer<UInt8>, decoded: UnsafePointer<UInt8>,
@@ -283,10 +250,8 @@ struct FlatMembers {
         self.decoded = decoded
         self.first = first
         self.end = end
-        #if DEBUG
         self.record = ObjectIdentifier(record)
         generation = record.generation
-        #endif
     }
 }
 
