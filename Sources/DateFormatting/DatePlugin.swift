@@ -67,42 +67,33 @@ public struct DatePlugin: FormatterPlugin {
         let yearShared = try fields.bool("yearShared") ?? false
         let style = try fields.enum("style", as: DateStyle.self, noun: "a date style") ?? .long
         let route = try route(fields, style: style, showYear: yearShared && calendarDate.year != nil)
-        response.appendEncodedMembers { bytes, afterMembers in Self.append(route.head, to: &bytes, afterMembers) }
+        response.append(route.head)
         let written: Void? = route.formatter.withText(calendarDate, referenceYear: Self.referenceYear) {
             response.member("text", utf8: $0)
         }
         guard written != nil else {
             throw CoreError.internal("ICU could not format \(calendarDate) in \(route.icuLocale)")
         }
-        response.appendEncodedMembers { bytes, afterMembers in Self.append(route.tail, to: &bytes, afterMembers) }
-    }
-
-    /// Appends members encoded with their leading comma, leaving the comma out when none came before.
-    private static func append(_ members: [UInt8], to bytes: inout [UInt8], _ afterMembers: Bool) {
-        members.withUnsafeBufferPointer { members in
-            bytes.append(contentsOf: afterMembers ? members : UnsafeBufferPointer(rebasing: members.dropFirst()))
-        }
+        response.append(route.tail)
     }
 
     /// What one (locale text, style, year shown) formats with, and its members ready as JSON.
     final class Route: Sendable {
         let icuLocale: String
         let formatter: ICUDateFormatter
-        /// `,"lang":…,"locale":…`.
-        let head: [UInt8]
-        /// `,"pattern":…`.
-        let tail: [UInt8]
+        /// `lang` and `locale`.
+        let head: EncodedMembers
+        /// `pattern`.
+        let tail: EncodedMembers
 
         init(locale: ResolvedLocale, entry: DateFormatterCache.Entry) {
             icuLocale = locale.icuLocale
             formatter = entry.formatter
-            var head = ResponseWriter(afterMembers: true)
-            head.member("lang", locale.language)
-            head.member("locale", locale.tag)
-            self.head = head.bytes
-            var tail = ResponseWriter(afterMembers: true)
-            tail.member("pattern", entry.pattern)
-            self.tail = tail.bytes
+            head = EncodedMembers { head in
+                head.member("lang", locale.language)
+                head.member("locale", locale.tag)
+            }
+            tail = EncodedMembers { $0.member("pattern", entry.pattern) }
         }
     }
 

@@ -3,21 +3,21 @@
 /// a capacity computed wrong traps instead of writing past the buffer. The cursor lives inside the closure that lends
 /// the buffer (`withUnsafeTemporaryAllocation`), and so does every pointer it gives.
 public struct ByteCursor {
+    @usableFromInline let start: UnsafeMutablePointer<UInt8>
     @usableFromInline var position: UnsafeMutablePointer<UInt8>
     @usableFromInline let end: UnsafeMutablePointer<UInt8>
 
     /// A cursor at the start of `buffer`.
     @inlinable
     public init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
-        position = buffer.baseAddress ?? UnsafeMutablePointer(bitPattern: 8)!
-        end = position + buffer.count
+        start = buffer.baseAddress ?? UnsafeMutablePointer(bitPattern: 8)!
+        position = start
+        end = start + buffer.count
     }
 
-    /// How many bytes were written from `start` (the buffer's base) on.
+    /// How many bytes were written.
     @inlinable
-    public func written(since start: UnsafeMutablePointer<UInt8>) -> Int {
-        start.distance(to: position)
-    }
+    public var written: Int { start.distance(to: position) }
 
     /// The rest of the buffer, for a writer that fills it itself (checked against its count) and then `skip`s what
     /// it wrote.
@@ -57,7 +57,7 @@ public struct ByteCursor {
 
     /// Overwrites the last byte written (a separator that turns out to be the last: `,` becomes `]`).
     @inlinable @inline(__always)
-    public mutating func replaceLast(with byte: UInt8, start: UnsafeMutablePointer<UInt8>) {
+    public mutating func replaceLast(with byte: UInt8) {
         precondition(position > start, "ByteCursor: nothing written to replace")
         (position - 1).pointee = byte
     }

@@ -99,9 +99,12 @@ public struct MemberSlot: Sendable, Equatable {
     /// The string's first byte in the line, or in its unescaped text when `inDecoded`.
     @usableFromInline let start: Int32
     @usableFromInline let inDecoded: Bool
-    /// The record and its generation when the slot was given, checked when it is read in a debug build.
+    #if DEBUG
+    /// The record and its generation when the slot was given, checked when it is read (debug builds only: a
+    /// release build keeps the slot small).
     @usableFromInline let record: ObjectIdentifier
     @usableFromInline let generation: UInt64
+    #endif
 
     @inlinable
     init(entry: Int32, count: Int32, start: Int32, inDecoded: Bool, record: ObjectIdentifier, generation: UInt64) {
@@ -109,8 +112,20 @@ public struct MemberSlot: Sendable, Equatable {
         self.count = count
         self.start = start
         self.inDecoded = inDecoded
+        #if DEBUG
         self.record = record
         self.generation = generation
+        #endif
+    }
+
+    /// The record's generation the slot noted, for a place kept from it (0 in a release build, which checks none).
+    @inlinable
+    var notedGeneration: UInt64 {
+        #if DEBUG
+        generation
+        #else
+        0
+        #endif
     }
 }
 
@@ -152,7 +167,7 @@ extension FieldReader {
         precondition(range.lowerBound >= 0 && range.upperBound <= Int(slot.count), "range outside the string")
         return TextRange(
             start: slot.start &+ Int32(truncatingIfNeeded: range.lowerBound),
-            count: Int32(truncatingIfNeeded: range.count), inDecoded: slot.inDecoded, generation: slot.generation)
+            count: Int32(truncatingIfNeeded: range.count), inDecoded: slot.inDecoded, generation: slot.notedGeneration)
     }
 
     /// The text of the request this reader reads flat, to keep `TextRange`s of and read them back; nil for a
@@ -170,15 +185,19 @@ public struct TextRange: Sendable, Equatable {
     @usableFromInline let start: Int32
     @usableFromInline let byteCount: Int32
     @usableFromInline let inDecoded: Bool
-    /// The record's generation when the range was given, checked when it is read in a debug build.
+    #if DEBUG
+    /// The record's generation when the range was given, checked when it is read (debug builds only).
     @usableFromInline let generation: UInt64
+    #endif
 
     @inlinable
     init(start: Int32, count: Int32, inDecoded: Bool, generation: UInt64) {
         self.start = start
         self.byteCount = count
         self.inDecoded = inDecoded
+        #if DEBUG
         self.generation = generation
+        #endif
     }
 
     /// The length of the text in bytes.

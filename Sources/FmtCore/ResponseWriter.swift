@@ -89,10 +89,11 @@ public struct ResponseWriter: Sendable {
 
     /// Hands `body` the response's bytes to append members it has already encoded as JSON (`,"name":value`,
     /// each with its leading comma), with whether a member came before at this level (when not, `body` leaves
-    /// out its first comma). For plugins that prepare their members' bytes at load: the caller keeps the JSON
-    /// well-formed, and the bytes are the writer's own, so they grow in place.
+    /// out its first comma). For the package's buffered writer of long answers (the address renderer's
+    /// `ByteSink`), which keeps the JSON well-formed itself; a plugin appends `EncodedMembers` or writes through
+    /// `writeMembers(reserving:_:)`.
     @inlinable
-    public mutating func appendEncodedMembers<Result>(
+    package mutating func appendEncodedMembers<Result>(
         _ body: (_ bytes: inout [UInt8], _ afterMembers: Bool) throws -> Result
     ) rethrows -> Result {
         flush()
@@ -100,6 +101,40 @@ public struct ResponseWriter: Sendable {
         let start = storage.count
         defer { if storage.count > start { needsComma = true } }
         return try body(&storage, afterMembers)
+    }
+
+    /// Appends members encoded once (`EncodedMembers`), leaving out their first comma when no member came before
+    /// at this level.
+    @inlinable @inline(__always)
+    public mutating func append(_ members: EncodedMembers) {
+        guard !members.bytes.isEmpty else { return }
+        flush()
+        members.bytes.withUnsafeBufferPointer { bytes in
+            storage.append(contentsOf: needsComma ? bytes : UnsafeBufferPointer(rebasing: bytes.dropFirst()))
+        }
+        needsComma = true
+    }
+
+    /// Writes members whose size is known before they are written, in one piece: `body` gets a `ByteCursor` over
+    /// `capacity` bytes on the stack, every write of which is checked (a capacity computed wrong traps rather than
+    /// writes past it), and whether a member came before at this level (when not, it leaves out its first comma);
+    /// what it wrote is appended. The reserve-then-write of swift-nio's
+    /// `writeWithUnsafeMutableBytes(minimumWritableBytes:)`, for the members of a fast path (phone's twelve, sort's
+    /// names and order); the caller keeps the JSON well-formed, and its test holds it to the same members written
+    /// one by one.
+    @inlinable @inline(__always)
+    public mutating func writeMembers(reserving capacity: Int, _ body: (inout ByteCursor, _ afterMembers: Bool) -> Void)
+    {
+        flush()
+        let afterMembers = needsComma
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var cursor = ByteCursor(buffer)
+            body(&cursor, afterMembers)
+            let count = cursor.written
+            storage.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+            return count
+        }
+        if written > 0 { needsComma = true }
     }
 
     // MARK: - Members
@@ -462,4 +497,24 @@ public struct ResponseWriter: Sendable {
         }
         stagedCount = 0
     }
+}
+
+/// Members written once through a `ResponseWriter`, so they are well-formed JSON, and kept to be appended whole to
+/// many answers with `ResponseWriter.append(_:)` (a route's members prepared at load): the one way a plugin appends
+/// JSON it did not write in the answer itself.
+public struct EncodedMembers: Sendable {
+    /// `,"name":value…`: each member with its leading comma.
+    @usableFromInline let bytes: [UInt8]
+
+    /// The members `write` writes.
+    @inlinable
+    public init<Failure: Error>(_ write: (inout ResponseWriter) throws(Failure) -> Void) throws(Failure) {
+        var writer = ResponseWriter(afterMembers: true)
+        try write(&writer)
+        bytes = writer.bytes
+    }
+
+    /// Whether there are none.
+    @inlinable
+    public var isEmpty: Bool { bytes.isEmpty }
 }

@@ -165,60 +165,48 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
         }
     }
 
-    /// `"sorted":[…],"order":[…]`: the names in `order`, as the request spelled them (escaped where they need it,
-    /// which only a name with `escaped` can), and the indices, put together in one buffer and appended at once.
+    /// `"sorted":[…],"order":[…]`: the names in `order`, as the request spelled them, and the indices, put together
+    /// in one checked buffer and appended at once (`ResponseWriter.writeMembers`). When a name needs escaping (only
+    /// one with `escaped` can), the names go through the writer's array instead, escaped as any string.
     /// `bytes` is the names' total length.
     @inline(__always)
     private static func appendSorted(
         _ names: UnsafeBufferPointer<Collator.Text>, in order: UnsafeBufferPointer<Int32>, bytes nameBytes: Int,
         escaped: Bool, to response: inout ResponseWriter
     ) {
-        // Quotes and a comma per name, up to ten digits and a comma per index; every write is checked (`ByteCursor`).
-        let capacity = 32 + nameBytes + 11 * order.count
-        // Below ten names every index is one digit.
-        let oneDigit = order.count <= 10
-        response.appendEncodedMembers { bytes, afterMembers in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-                let start = buffer.baseAddress!
-                var out = ByteCursor(buffer)
-                if afterMembers { out.write(",") }
+        if escaped {
+            response.array("sorted") { sorted in
+                for position in 0..<order.count { sorted.element(utf8: names[Int(order[position])].bytes) }
+            }
+        }
+        // Quotes and a comma per name, up to ten digits and a comma per index.
+        let capacity = 32 + (escaped ? 0 : nameBytes + 3 * order.count) + 11 * order.count
+        response.writeMembers(reserving: capacity) { out, afterMembers in
+            if afterMembers || escaped { out.write(",") }
+            if !escaped {
                 out.write(#""sorted":["#)
                 // Each element is followed by a comma; the last one's becomes the closing bracket.
                 for position in 0..<order.count {
-                    let name = names[Int(order[position])].bytes
-                    if !escaped || ByteScan.needsNoEscape(name) {
-                        out.write(UInt8(ascii: "\""))
-                        out.write(name)
-                        out.write(UInt8(ascii: "\""))
-                        out.write(UInt8(ascii: ","))
-                    } else {
-                        bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: out.written(since: start)))
-                        out = ByteCursor(buffer)
-                        JSONWriter.appendString(utf8: name, to: &bytes)
-                        out.write(UInt8(ascii: ","))
-                    }
-                }
-                if order.isEmpty {
-                    out.write(UInt8(ascii: "]"))
-                } else {
-                    out.replaceLast(with: UInt8(ascii: "]"), start: start)
-                }
-                out.write(#","order":["#)
-                for position in 0..<order.count {
-                    if oneDigit {
-                        out.write(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: order[position]))
-                    } else {
-                        DecimalDigits.write(UInt32(order[position]), to: &out)
-                    }
+                    out.write(UInt8(ascii: "\""))
+                    out.write(names[Int(order[position])].bytes)
+                    out.write(UInt8(ascii: "\""))
                     out.write(UInt8(ascii: ","))
                 }
-                if order.isEmpty {
-                    out.write(UInt8(ascii: "]"))
-                } else {
-                    out.replaceLast(with: UInt8(ascii: "]"), start: start)
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: out.written(since: start)))
+                if order.isEmpty { out.write(UInt8(ascii: "]")) } else { out.replaceLast(with: UInt8(ascii: "]")) }
+                out.write(UInt8(ascii: ","))
             }
+            out.write(#""order":["#)
+            // Below ten names every index is one digit.
+            let oneDigit = order.count <= 10
+            for position in 0..<order.count {
+                if oneDigit {
+                    out.write(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: order[position]))
+                } else {
+                    DecimalDigits.write(UInt32(order[position]), to: &out)
+                }
+                out.write(UInt8(ascii: ","))
+            }
+            if order.isEmpty { out.write(UInt8(ascii: "]")) } else { out.replaceLast(with: UInt8(ascii: "]")) }
         }
     }
 

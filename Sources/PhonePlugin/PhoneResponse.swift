@@ -23,51 +23,45 @@ enum PhoneResponse {
             + description.e164Bytes.count + description.nationalBytes.count + description.internationalBytes.count
             + description.rfc3966Bytes.count + description.displayBytes.count + description.dialFromBytes.count
             + (description.phoneExtension?.count ?? 0)
-        response.appendEncodedMembers { bytes, afterMembers in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-                var out = ByteCursor(buffer)
-                if afterMembers { out.write(",") }
-                out.write(description.valid ? #""valid":true,"e164":""# : #""valid":false,"e164":""#)
-                out.write(description.e164Bytes)
-                if let region = description.regionBytes {
-                    out.write(#"","region":""#)
-                    out.write(region)
-                    out.write(#"","type":""#)
-                } else {
-                    out.write(#"","region":null,"type":""#)
-                }
-                out.write(description.typeName)
-                out.write(#"","national":""#)
-                out.write(description.nationalBytes)
-                out.write(#"","international":""#)
-                out.write(description.internationalBytes)
-                out.write(#"","rfc3966":""#)
-                out.write(description.rfc3966Bytes)
-                out.write(#"","display":""#)
-                out.write(description.displayBytes)
-                if let phoneExtension = description.phoneExtensionBytes {
-                    out.write(#"","extension":""#)
-                    out.write(phoneExtension)
-                    out.write(description.possible ? #"","possible":true"# : #"","possible":false"#)
-                } else {
-                    out.write(
-                        description.possible
-                            ? #"","extension":null,"possible":true"# : #"","extension":null,"possible":false"#)
-                }
-                out.write(#","possibleReason":""#)
-                out.write(description.possibleReasonName)
-                out.write(#"","dialFrom":""#)
-                out.write(description.dialFromBytes)
-                out.write(#"","spoken":""#)
-                out.skip(
-                    PhoneSpeech.spell(
-                        speech, display: description.displayBytes, phoneExtension: description.phoneExtensionBytes,
-                        into: out.remaining))
-                speech.langTail.withUnsafeBufferPointer { out.write($0) }
-                bytes.append(
-                    contentsOf: UnsafeBufferPointer(
-                        start: buffer.baseAddress, count: out.written(since: buffer.baseAddress!)))
+        response.writeMembers(reserving: capacity) { out, afterMembers in
+            if afterMembers { out.write(",") }
+            out.write(description.valid ? #""valid":true,"e164":""# : #""valid":false,"e164":""#)
+            out.write(description.e164Bytes)
+            if let region = description.regionBytes {
+                out.write(#"","region":""#)
+                out.write(region)
+                out.write(#"","type":""#)
+            } else {
+                out.write(#"","region":null,"type":""#)
             }
+            out.write(description.typeName)
+            out.write(#"","national":""#)
+            out.write(description.nationalBytes)
+            out.write(#"","international":""#)
+            out.write(description.internationalBytes)
+            out.write(#"","rfc3966":""#)
+            out.write(description.rfc3966Bytes)
+            out.write(#"","display":""#)
+            out.write(description.displayBytes)
+            if let phoneExtension = description.phoneExtensionBytes {
+                out.write(#"","extension":""#)
+                out.write(phoneExtension)
+                out.write(description.possible ? #"","possible":true"# : #"","possible":false"#)
+            } else {
+                out.write(
+                    description.possible
+                        ? #"","extension":null,"possible":true"# : #"","extension":null,"possible":false"#)
+            }
+            out.write(#","possibleReason":""#)
+            out.write(description.possibleReasonName)
+            out.write(#"","dialFrom":""#)
+            out.write(description.dialFromBytes)
+            out.write(#"","spoken":""#)
+            out.skip(
+                PhoneSpeech.spell(
+                    speech, display: description.displayBytes, phoneExtension: description.phoneExtensionBytes,
+                    into: out.remaining))
+            speech.langTail.withUnsafeBufferPointer { out.write($0) }
         }
     }
 

@@ -103,4 +103,36 @@ import Testing
         }
         #expect(out == Array("earlier".utf8))
     }
+
+    /// Members encoded once and members written through a reserved cursor come out as the same members written one
+    /// by one, first at their level or after another member.
+    @Test func encodedAndReservedMembersAreTheMembersWrittenOneByOne() {
+        let encoded = EncodedMembers { writer in
+            writer.member("lang", "nl")
+            writer.member("text", "a \"b\"")
+        }
+        for afterMembers in [false, true] {
+            var direct = ResponseWriter(bytes: [UInt8(ascii: "{")])
+            var fromEncoded = ResponseWriter(bytes: [UInt8(ascii: "{")])
+            var fromCursor = ResponseWriter(bytes: [UInt8(ascii: "{")])
+            if afterMembers {
+                direct.member("ok", true)
+                fromEncoded.member("ok", true)
+                fromCursor.member("ok", true)
+            }
+            direct.member("lang", "nl")
+            direct.member("text", "a \"b\"")
+            fromEncoded.append(encoded)
+            fromCursor.writeMembers(reserving: 64) { out, after in
+                if after { out.write(",") }
+                out.write(#""lang":"nl","text":"a \"b\"""#)
+            }
+            #expect(fromEncoded.bytes == direct.bytes, "\(afterMembers)")
+            #expect(fromCursor.bytes == direct.bytes, "\(afterMembers)")
+            fromEncoded.member("end", 1)
+            direct.member("end", 1)
+            #expect(fromEncoded.bytes == direct.bytes, "a member after them has its comma")
+        }
+        #expect(EncodedMembers { _ in }.isEmpty)
+    }
 }

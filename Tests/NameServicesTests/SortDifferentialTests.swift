@@ -272,7 +272,7 @@ import Testing
                 var out = ByteCursor(digits)
                 DecimalDigits.write(value, to: &out)
                 return String(
-                    decoding: UnsafeBufferPointer(rebasing: digits[0..<out.written(since: digits.baseAddress!)]),
+                    decoding: UnsafeBufferPointer(rebasing: digits[0..<out.written]),
                     as: UTF8.self)
             }
             #expect(written == String(value))
