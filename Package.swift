@@ -18,7 +18,7 @@ let package = Package(
         .library(
             name: "FmtdModules",
             targets: [
-                "FmtCore", "FmtHost", "AddressFormatting", "DateFormatting", "PhoneNumbers", "PhonePlugin",
+                "FmtCore", "FmtHost", "AddressFormatting", "DateFormatting", "PhoneNumbers", "PhoneFormatting",
                 "NameServices", "CopyRules",
             ]
         ),
@@ -94,7 +94,7 @@ let package = Package(
                 )
             )
         ),
-        .target(name: "PhonePlugin", dependencies: ["PhoneNumbers", "FmtCore"]),
+        .target(name: "PhoneFormatting", dependencies: ["PhoneNumbers", "FmtCore"]),
         .target(name: "NameServices", dependencies: ["FmtCore", "CICU", "CopyRules"]),
         // The product's copy rules (sentence case, no exclamation marks, informal address, the glossary) checked
         // on every catalogue message at load; pure: messages and rules in, findings out.
@@ -109,7 +109,7 @@ let package = Package(
         .target(
             name: "FmtHost",
             dependencies: [
-                "FmtCore", "FmtServer", "EmbeddedData", "AddressFormatting", "DateFormatting", "PhonePlugin",
+                "FmtCore", "FmtServer", "EmbeddedData", "AddressFormatting", "DateFormatting", "PhoneFormatting",
                 "NameServices", "CopyRules",
             ]
         ),
@@ -147,7 +147,8 @@ let package = Package(
         .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore", "FmtTesting", "CopyRules"]),
         .testTarget(name: "CopyRulesTests", dependencies: ["CopyRules", "FmtCore", "FmtTesting"]),
         .testTarget(
-            name: "PhonePluginTests", dependencies: ["PhonePlugin", "PhoneNumbers", "FmtCore", "FmtTesting", "fmtd"]),
+            name: "PhoneFormattingTests",
+            dependencies: ["PhoneFormatting", "PhoneNumbers", "FmtCore", "FmtTesting", "fmtd"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
