@@ -9,7 +9,7 @@ import Glibc
 /// An event loop's `Dispatcher.Lane` reuses one record for every line: it refills it only while no `Request` still
 /// holds it (`isKnownUniquelyReferenced`), so a request a plugin kept never sees its bytes change.
 @usableFromInline
-final class RequestRecord: @unchecked Sendable {
+package final class RequestRecord: @unchecked Sendable {
     @usableFromInline
     enum Kind: UInt8 {
         case null, `false`, `true`, number, string, array, object
@@ -17,18 +17,18 @@ final class RequestRecord: @unchecked Sendable {
 
     /// One value, in document order (a container before its members or elements).
     @usableFromInline
-    struct Entry {
+    package struct Entry {
         /// The member's name (`count` bytes at `keyStart` of the line), or -1 for an element or the root.
         @usableFromInline var keyStart: Int32
         @usableFromInline var keyCount: Int32
         /// A number's literal or a string's text: `count` bytes at `start` of the line, or of `decoded` when
         /// `inDecoded` (a string with escapes). For an object or array, `count` is its members or elements.
-        @usableFromInline var start: Int32
-        @usableFromInline var count: Int32
+        @usableFromInline package var start: Int32
+        @usableFromInline package var count: Int32
         /// The index of the entry after this value and everything in it.
         @usableFromInline var end: Int32
         @usableFromInline var kind: Kind
-        @usableFromInline var inDecoded: Bool
+        @usableFromInline package var inDecoded: Bool
 
         /// A string of `count` bytes at `start` of the line, outside any container's members.
         @usableFromInline
@@ -55,20 +55,20 @@ final class RequestRecord: @unchecked Sendable {
     static let maxDepth = 16
 
     /// The line's bytes.
-    @exclusivity(unchecked) @usableFromInline var bytes = TrivialBuffer<UInt8>()
+    @exclusivity(unchecked) @usableFromInline package var bytes = TrivialBuffer<UInt8>()
     /// The text of strings with escapes, unescaped.
     @exclusivity(unchecked) @usableFromInline var decoded = TrivialBuffer<UInt8>()
     /// Every value; the root is entry 0.
-    @exclusivity(unchecked) @usableFromInline var entries = TrivialBuffer<Entry>()
+    @exclusivity(unchecked) @usableFromInline package var entries = TrivialBuffer<Entry>()
     /// The entries of the root object's last `op` and `id` members, or -1: noted by the scan, so the envelope
     /// costs no member lookup.
     var rootOp = -1
-    var rootId = -1
+    package var rootId = -1
     /// How many lines this record has read: a value that keeps a place in it (`MemberSlot`, `TextRange`)
     /// notes it, and a debug build checks it when the place is read.
     @exclusivity(unchecked) @usableFromInline var generation: UInt64 = 0
 
-    init() {}
+    package init() {}
 
     deinit {
         bytes.deallocate()
@@ -77,7 +77,7 @@ final class RequestRecord: @unchecked Sendable {
     }
 
     /// Whether a reused record has grown past what a loop keeps between requests.
-    var isLarge: Bool { bytes.capacity > 16 * 1024 || entries.capacity > 1024 || decoded.capacity > 16 * 1024 }
+    package var isLarge: Bool { bytes.capacity > 16 * 1024 || entries.capacity > 1024 || decoded.capacity > 16 * 1024 }
 
     /// Reads `line` into this record; false (the record then holds nothing usable) when the scan leaves the line to
     /// `JSONReader`.
@@ -173,7 +173,7 @@ final class RequestRecord: @unchecked Sendable {
 
     /// The text of the string or number at `index`, as bytes.
     @usableFromInline
-    func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    package func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let entry = entries.base![index]
         let source = entry.inDecoded ? decoded.base : bytes.base
         return body(UnsafeBufferPointer(start: source.map { $0 + Int(entry.start) }, count: Int(entry.count)))
@@ -262,7 +262,7 @@ final class RequestRecord: @unchecked Sendable {
 
     /// Writes `{"id":…,"ok":true` with the value at `id` (`null` when nil) as `appendValue(_:to:)` writes it:
     /// staged with the members that follow when it is short and written as it is.
-    func writeEnvelope(id: Int?, to writer: inout ResponseWriter) {
+    package func writeEnvelope(id: Int?, to writer: inout ResponseWriter) {
         guard let id else { return writer.stage(#"{"id":null,"ok":true"#) }
         let kind = kind(id)
         if kind == .number || kind == .string {
@@ -742,8 +742,8 @@ private struct RecordScanner {
 /// A growable buffer of trivial values (no deinitialisation), owned by the `RequestRecord` that frees it: appending
 /// costs a compare and a store, where an `Array`'s checks its uniqueness every time.
 @usableFromInline
-struct TrivialBuffer<Element> {
-    @usableFromInline var base: UnsafeMutablePointer<Element>?
+package struct TrivialBuffer<Element> {
+    @usableFromInline package var base: UnsafeMutablePointer<Element>?
     @usableFromInline var count = 0
     @usableFromInline var capacity = 0
 
