@@ -17,18 +17,18 @@ package final class RequestRecord: @unchecked Sendable {
 
     /// One value, in document order (a container before its members or elements).
     @usableFromInline
-    package struct Entry {
+    struct Entry {
         /// The member's name (`count` bytes at `keyStart` of the line), or -1 for an element or the root.
         @usableFromInline var keyStart: Int32
         @usableFromInline var keyCount: Int32
         /// A number's literal or a string's text: `count` bytes at `start` of the line, or of `decoded` when
         /// `inDecoded` (a string with escapes). For an object or array, `count` is its members or elements.
-        @usableFromInline package var start: Int32
-        @usableFromInline package var count: Int32
+        @usableFromInline var start: Int32
+        @usableFromInline var count: Int32
         /// The index of the entry after this value and everything in it.
         @usableFromInline var end: Int32
         @usableFromInline var kind: Kind
-        @usableFromInline package var inDecoded: Bool
+        @usableFromInline var inDecoded: Bool
 
         /// A string of `count` bytes at `start` of the line, outside any container's members.
         @usableFromInline
@@ -55,15 +55,15 @@ package final class RequestRecord: @unchecked Sendable {
     static let maxDepth = 16
 
     /// The line's bytes.
-    @exclusivity(unchecked) @usableFromInline package var bytes = TrivialBuffer<UInt8>()
+    @exclusivity(unchecked) @usableFromInline var bytes = TrivialBuffer<UInt8>()
     /// The text of strings with escapes, unescaped.
     @exclusivity(unchecked) @usableFromInline var decoded = TrivialBuffer<UInt8>()
     /// Every value; the root is entry 0.
-    @exclusivity(unchecked) @usableFromInline package var entries = TrivialBuffer<Entry>()
+    @exclusivity(unchecked) @usableFromInline var entries = TrivialBuffer<Entry>()
     /// The entries of the root object's last `op` and `id` members, or -1: noted by the scan, so the envelope
     /// costs no member lookup.
     var rootOp = -1
-    package var rootId = -1
+    var rootId = -1
     /// How many lines this record has read: a value that keeps a place in it (`MemberSlot`, `TextRange`)
     /// notes it, and a debug build checks it when the place is read.
     @exclusivity(unchecked) @usableFromInline var generation: UInt64 = 0
@@ -77,7 +77,30 @@ package final class RequestRecord: @unchecked Sendable {
     }
 
     /// Whether a reused record has grown past what a loop keeps between requests.
-    package var isLarge: Bool { bytes.capacity > 16 * 1024 || entries.capacity > 1024 || decoded.capacity > 16 * 1024 }
+    var isLarge: Bool { bytes.capacity > 16 * 1024 || entries.capacity > 1024 || decoded.capacity > 16 * 1024 }
+
+    /// Makes `record` a new one when it has grown past what a loop keeps between requests.
+    package static func renewIfLarge(_ record: inout RequestRecord) {
+        if record.isLarge { record = RequestRecord() }
+    }
+
+    /// The op at `entry` as it lies in the line, with its first 8 bytes (zero-padded) as one integer; nil when it
+    /// has escapes (its text is in `decoded`). An op of up to 8 bytes is its head in one masked load: the line is
+    /// followed by 8 zero bytes (`scan`), so the load stays in the buffer.
+    package func opInLine(_ entry: Int) -> (bytes: UnsafeBufferPointer<UInt8>, head: UInt64)? {
+        let entry = entries.base![entry]
+        guard !entry.inDecoded, let line = bytes.base else { return nil }
+        let count = Int(entry.count)
+        let word = UInt64(
+            littleEndian: UnsafeRawPointer(line).loadUnaligned(fromByteOffset: Int(entry.start), as: UInt64.self))
+        let head = count >= 8 ? word : word & ((1 &<< UInt64(truncatingIfNeeded: count &<< 3)) &- 1)
+        return (UnsafeBufferPointer(start: line + Int(entry.start), count: count), head)
+    }
+
+    /// Writes `{"id":…,"ok":true` with the root object's `id` (`null` when it has none).
+    package func writeEnvelope(to writer: inout ResponseWriter) {
+        writeEnvelope(id: rootId >= 0 ? rootId : nil, to: &writer)
+    }
 
     /// Reads `line` into this record; false (the record then holds nothing usable) when the scan leaves the line to
     /// `JSONReader`.
@@ -173,7 +196,7 @@ package final class RequestRecord: @unchecked Sendable {
 
     /// The text of the string or number at `index`, as bytes.
     @usableFromInline
-    package func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    func withText<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let entry = entries.base![index]
         let source = entry.inDecoded ? decoded.base : bytes.base
         return body(UnsafeBufferPointer(start: source.map { $0 + Int(entry.start) }, count: Int(entry.count)))
@@ -262,7 +285,7 @@ package final class RequestRecord: @unchecked Sendable {
 
     /// Writes `{"id":…,"ok":true` with the value at `id` (`null` when nil) as `appendValue(_:to:)` writes it:
     /// staged with the members that follow when it is short and written as it is.
-    package func writeEnvelope(id: Int?, to writer: inout ResponseWriter) {
+    func writeEnvelope(id: Int?, to writer: inout ResponseWriter) {
         guard let id else { return writer.stage(#"{"id":null,"ok":true"#) }
         let kind = kind(id)
         if kind == .number || kind == .string {
@@ -742,8 +765,8 @@ private struct RecordScanner {
 /// A growable buffer of trivial values (no deinitialisation), owned by the `RequestRecord` that frees it: appending
 /// costs a compare and a store, where an `Array`'s checks its uniqueness every time.
 @usableFromInline
-package struct TrivialBuffer<Element> {
-    @usableFromInline package var base: UnsafeMutablePointer<Element>?
+struct TrivialBuffer<Element> {
+    @usableFromInline var base: UnsafeMutablePointer<Element>?
     @usableFromInline var count = 0
     @usableFromInline var capacity = 0
 
