@@ -18,8 +18,8 @@ let package = Package(
         .library(
             name: "FmtdModules",
             targets: [
-                "FmtCore", "FmtHost", "AddressFormatting", "DateFormatting", "PhoneNumbers", "PhonePlugin",
-                "NameServices", "CopyRules",
+                "FmtCore", "FmtDispatch", "FmtHost", "AddressFormatting", "DateFormatting", "PhoneNumbers",
+                "PhoneFormatting", "NameServices", "CopyRules",
             ]
         ),
     ],
@@ -29,10 +29,13 @@ let package = Package(
         .systemLibrary(name: "CICULink", pkgConfig: "icu-i18n", providers: [.apt(["libicu-dev"])]),
         .target(name: "CICU", dependencies: ["CICULink"]),
 
-        // Protocol types, JSON codec, locale resolution, plugin API and registry.
+        // The plugin API: protocol types, requests and the response writer, JSON codec, locale resolution, data
+        // store, errors.
         .target(name: "FmtCore", dependencies: ["CICU", "CSystem"], swiftSettings: lendsBorrowedBytes),
+        // The host's request machinery: dispatcher, plugin registry and reload, stats; plugins never import it.
+        .target(name: "FmtDispatch", dependencies: ["FmtCore"]),
         // epoll event loops, connections, listener, sd_notify, signals, logging.
-        .target(name: "FmtServer", dependencies: ["FmtCore", "CSystem"]),
+        .target(name: "FmtServer", dependencies: ["FmtCore", "FmtDispatch", "CSystem"]),
         // The client side of the socket: connection, pipelining, typed calls (fmtq, fmtbench, tests, services).
         .target(name: "FmtClient", dependencies: ["FmtCore", "CSystem"]),
         // One option table per command drives parsing, validation messages and --help (fmtd, fmtq, fmtbench).
@@ -94,7 +97,7 @@ let package = Package(
                 )
             )
         ),
-        .target(name: "PhonePlugin", dependencies: ["PhoneNumbers", "FmtCore"]),
+        .target(name: "PhoneFormatting", dependencies: ["PhoneNumbers", "FmtCore"]),
         .target(name: "NameServices", dependencies: ["FmtCore", "CICU", "CopyRules"]),
         // The product's copy rules (sentence case, no exclamation marks, informal address, the glossary) checked
         // on every catalogue message at load; pure: messages and rules in, findings out.
@@ -109,8 +112,8 @@ let package = Package(
         .target(
             name: "FmtHost",
             dependencies: [
-                "FmtCore", "FmtServer", "EmbeddedData", "AddressFormatting", "DateFormatting", "PhonePlugin",
-                "NameServices", "CopyRules",
+                "FmtCore", "FmtDispatch", "FmtServer", "EmbeddedData", "AddressFormatting", "DateFormatting",
+                "PhoneFormatting", "NameServices", "CopyRules",
             ]
         ),
 
@@ -119,21 +122,26 @@ let package = Package(
         .executableTarget(name: "fmtq", dependencies: ["FmtCore", "FmtClient", "FmtCommandLine", "FmtProtocol"]),
         .executableTarget(
             name: "fmtbench",
-            dependencies: ["FmtCore", "FmtClient", "FmtCommandLine", "CSystem", "FmtHost", "NameServices"]),
+            dependencies: [
+                "FmtCore", "FmtDispatch", "FmtClient", "FmtCommandLine", "CSystem", "FmtHost", "NameServices",
+            ]),
 
         // Tests mirror modules; IntegrationTests drive the real daemon over a real socket. FmtTesting runs one test
         // body against the daemon in-process or live.
         .target(
-            name: "FmtTesting", dependencies: ["FmtCore", "FmtHost", "FmtClient", "CSystem", "CopyRules"],
+            name: "FmtTesting",
+            dependencies: ["FmtCore", "FmtDispatch", "FmtHost", "FmtClient", "CSystem", "CopyRules"],
             path: "Tests/FmtTesting"),
-        .testTarget(name: "FmtCoreTests", dependencies: ["FmtCore", "FmtTesting"]),
+        .testTarget(name: "FmtCoreTests", dependencies: ["FmtCore", "FmtDispatch", "FmtTesting"]),
         .testTarget(name: "FmtServerTests", dependencies: ["FmtServer", "FmtCore"]),
         .testTarget(name: "FmtHostTests", dependencies: ["FmtHost", "FmtCore", "FmtTesting"]),
         .testTarget(name: "FmtClientTests", dependencies: ["FmtClient", "FmtCore"]),
         .testTarget(name: "FmtCommandLineTests", dependencies: ["FmtCommandLine", "FmtProtocol", "FmtCore"]),
         .testTarget(
             name: "AddressFormattingTests",
-            dependencies: ["AddressFormatting", "FmtCore", "FmtHost", "FmtTesting", "address-formats-gen"],
+            dependencies: [
+                "AddressFormatting", "FmtCore", "FmtDispatch", "FmtHost", "FmtTesting", "address-formats-gen",
+            ],
             exclude: ["Vectors", "address_oracle.py"]
         ),
         .testTarget(
@@ -147,7 +155,8 @@ let package = Package(
         .testTarget(name: "NameServicesTests", dependencies: ["NameServices", "FmtCore", "FmtTesting", "CopyRules"]),
         .testTarget(name: "CopyRulesTests", dependencies: ["CopyRules", "FmtCore", "FmtTesting"]),
         .testTarget(
-            name: "PhonePluginTests", dependencies: ["PhonePlugin", "PhoneNumbers", "FmtCore", "FmtTesting", "fmtd"]),
+            name: "PhoneFormattingTests",
+            dependencies: ["PhoneFormatting", "PhoneNumbers", "FmtCore", "FmtTesting", "fmtd"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

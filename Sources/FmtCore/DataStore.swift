@@ -62,13 +62,13 @@ public struct DataStore: Sendable {
     }
 
     /// The same store, fingerprinting what is read through it into `log`.
-    func recording(into log: DataReadLog?) -> DataStore {
+    package func recording(into log: DataReadLog?) -> DataStore {
         DataStore(source: source, localDirectory: localDirectory, readLog: log, directories: directories)
     }
 
     /// The same store reading through its directories opened now (`O_DIRECTORY`): one data set, whatever
     /// happens to the paths later. A missing local directory is no local additions.
-    public func opened() throws(DataError) -> DataStore {
+    package func opened() throws(DataError) -> DataStore {
         if directories != nil { return self }
         return DataStore(
             source: source, localDirectory: localDirectory, readLog: readLog,
@@ -76,12 +76,12 @@ public struct DataStore: Sendable {
     }
 
     /// The same store without its open directories, to be opened again by the next load.
-    public var closed: DataStore {
+    package var closed: DataStore {
         DataStore(source: source, localDirectory: localDirectory, readLog: nil, directories: nil)
     }
 
     /// Whether every input in `inputs` still reads the same through this store; an unreadable one has changed.
-    func stillReads(_ inputs: [DataInput: DataFingerprint]) -> Bool {
+    package func stillReads(_ inputs: [DataInput: DataFingerprint]) -> Bool {
         inputs.allSatisfy { input, fingerprint in
             let current: DataFingerprint?
             switch input {
@@ -346,7 +346,7 @@ final class DataDirectories: Sendable {
 }
 
 /// One thing a plugin read from a `DataStore`.
-enum DataInput: Hashable, Sendable {
+package enum DataInput: Hashable, Sendable {
     case file(String)
     case listing(String)
     case localFiles(String)
@@ -354,7 +354,7 @@ enum DataInput: Hashable, Sendable {
 
 /// Length and a keyed 64-bit hash (Swift's per-process seeded SipHash) of what was read: enough to tell whether a
 /// reload would read the same bytes again, without keeping a copy of them.
-struct DataFingerprint: Hashable, Sendable {
+package struct DataFingerprint: Hashable, Sendable {
     let count: Int
     let hash: Int
 
@@ -382,12 +382,14 @@ struct DataFingerprint: Hashable, Sendable {
 }
 
 /// What one plugin read while loading.
-final class DataReadLog: Sendable {
+package final class DataReadLog: Sendable {
     private let inputs = Mutex<[DataInput: DataFingerprint]>([:])
+
+    package init() {}
 
     func record(_ input: DataInput, _ fingerprint: DataFingerprint) {
         inputs.withTracedLock { $0[input] = fingerprint }
     }
 
-    var recorded: [DataInput: DataFingerprint] { inputs.withTracedLock { $0 } }
+    package var recorded: [DataInput: DataFingerprint] { inputs.withTracedLock { $0 } }
 }

@@ -42,7 +42,7 @@ public enum ICUInfo {
 
 extension ICUInfo {
     /// The locales ICU has data for, as ICU ids (`en_150`, `nl_BE`), in ICU's order.
-    public static var availableLocales: [String] {
+    package static var availableLocales: [String] {
         (0..<fmt_icu_available_locale_count()).compactMap { index in
             fmt_icu_available_locale(index).map { String(cString: $0) }
         }

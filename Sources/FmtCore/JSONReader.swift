@@ -3,9 +3,9 @@ public struct JSONReadError: Error, Sendable, Equatable, CustomStringConvertible
     public let message: String
     public let offset: Int
     /// True when the line is JSON but a string in it is not Stream-Safe Text (see `JSONReader.maxNonStarters`).
-    public let isUnsafeText: Bool
+    package let isUnsafeText: Bool
 
-    public init(message: String, offset: Int, isUnsafeText: Bool = false) {
+    package init(message: String, offset: Int, isUnsafeText: Bool = false) {
         self.message = message
         self.offset = offset
         self.isUnsafeText = isUnsafeText

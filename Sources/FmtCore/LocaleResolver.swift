@@ -244,7 +244,7 @@ public final class LocaleResolver: Sendable {
     }
 
     /// Whether ICU has locale data under this exact id (`en_150`).
-    public func hasICULocale(_ id: String) -> Bool {
+    package func hasICULocale(_ id: String) -> Bool {
         available.contains(id)
     }
 
@@ -258,7 +258,7 @@ public final class LocaleResolver: Sendable {
     }
 
     /// ICU's containing region (`FR` → `155`), or nil at the top (`001`) or for an unknown code.
-    public static func containingRegion(of region: String) -> String? {
+    package static func containingRegion(of region: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 16)
         let length = fmt_icu_containing_region(region, &buffer, 16)
         guard length > 0, length < 16 else { return nil }

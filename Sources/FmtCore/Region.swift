@@ -75,7 +75,7 @@ public struct Region: Hashable, Sendable, CustomStringConvertible {
 
     /// Every territory `init(alpha2:)` takes under its own code (aliases such as `UK` left out), sorted: what a
     /// completion or a form offers.
-    public static var territories: [String] {
+    package static var territories: [String] {
         (0..<(26 * 26)).compactMap { slot in
             canonicalCodes[slot].flatMap { $0 == letterCodes[slot] ? $0 : nil }
         }

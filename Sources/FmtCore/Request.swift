@@ -15,7 +15,7 @@ public struct Request: Sendable {
         }
     }
     /// A flat request's `op` member: its entry in the record.
-    let opEntry: Int
+    package let opEntry: Int
     /// The request's members, `op` and `id` included.
     public let fields: RequestFields
 
@@ -55,7 +55,7 @@ public struct Request: Sendable {
     /// Decodes one request line as the dispatcher does: read flat, its values made only when read, or, for a line
     /// the flat reading leaves to `JSONReader` (an error among them), through `JSONReader` and `init(_:)`, whose
     /// `JSONReadError` or `CoreError` is thrown.
-    public init(line: UnsafeBufferPointer<UInt8>) throws {
+    package init(line: UnsafeBufferPointer<UInt8>) throws {
         do {
             self = try Self.decode(line, into: RequestRecord())
         } catch let refusal as Refusal {
@@ -65,13 +65,13 @@ public struct Request: Sendable {
 
     /// A line that is JSON but no request (not an object, or its `op` missing or not a string): why, and the `id`
     /// the object sent (`null` when it sent none), which the answer echoes as every other error's does.
-    struct Refusal: Error {
-        let error: CoreError
-        let id: JSONValue
+    package struct Refusal: Error {
+        package let error: CoreError
+        package let id: JSONValue
     }
 
     /// As `init(line:)`, reading into `record`; a line that is JSON but no request throws a `Refusal`.
-    static func decode(_ line: UnsafeBufferPointer<UInt8>, into record: RequestRecord) throws -> Request {
+    package static func decode(_ line: UnsafeBufferPointer<UInt8>, into record: RequestRecord) throws -> Request {
         if record.scan(line), let request = Request(record: record) { return request }
         let value = try JSONReader.parse(line)
         do {
@@ -92,7 +92,7 @@ public struct Request: Sendable {
     }
 
     /// Whether the request was read flat (from the record that `Dispatcher` read its line into).
-    var isFlat: Bool { envelope == nil }
+    package var isFlat: Bool { envelope == nil }
 
     /// A flat request's record, whose entry `opEntry` is the op.
     var record: RequestRecord? {
@@ -101,12 +101,12 @@ public struct Request: Sendable {
     }
 
     /// Writes `{"id":…,"ok":true`, the `id` as `JSONWriter` writes the tree's (`null` when absent).
-    func writeEnvelope(to writer: inout ResponseWriter) {
+    package func writeEnvelope(to writer: inout ResponseWriter) {
         if let record {
             record.writeEnvelope(id: record.rootId >= 0 ? record.rootId : nil, to: &writer)
         } else {
             writer.flush()
-            Dispatcher.appendEnvelope(id: id, to: &writer.storage)
+            ResponseLine.appendEnvelope(id: id, to: &writer.storage)
         }
     }
 }

@@ -9,7 +9,7 @@ import Glibc
 /// An event loop's `Dispatcher.Lane` reuses one record for every line: it refills it only while no `Request` still
 /// holds it (`isKnownUniquelyReferenced`), so a request a plugin kept never sees its bytes change.
 @usableFromInline
-final class RequestRecord: @unchecked Sendable {
+package final class RequestRecord: @unchecked Sendable {
     @usableFromInline
     enum Kind: UInt8 {
         case null, `false`, `true`, number, string, array, object
@@ -68,7 +68,7 @@ final class RequestRecord: @unchecked Sendable {
     /// notes it, and a debug build checks it when the place is read.
     @exclusivity(unchecked) @usableFromInline var generation: UInt64 = 0
 
-    init() {}
+    package init() {}
 
     deinit {
         bytes.deallocate()
@@ -78,6 +78,29 @@ final class RequestRecord: @unchecked Sendable {
 
     /// Whether a reused record has grown past what a loop keeps between requests.
     var isLarge: Bool { bytes.capacity > 16 * 1024 || entries.capacity > 1024 || decoded.capacity > 16 * 1024 }
+
+    /// Makes `record` a new one when it has grown past what a loop keeps between requests.
+    package static func renewIfLarge(_ record: inout RequestRecord) {
+        if record.isLarge { record = RequestRecord() }
+    }
+
+    /// The op at `entry` as it lies in the line, with its first 8 bytes (zero-padded) as one integer; nil when it
+    /// has escapes (its text is in `decoded`). An op of up to 8 bytes is its head in one masked load: the line is
+    /// followed by 8 zero bytes (`scan`), so the load stays in the buffer.
+    package func opInLine(_ entry: Int) -> (bytes: UnsafeBufferPointer<UInt8>, head: UInt64)? {
+        let entry = entries.base![entry]
+        guard !entry.inDecoded, let line = bytes.base else { return nil }
+        let count = Int(entry.count)
+        let word = UInt64(
+            littleEndian: UnsafeRawPointer(line).loadUnaligned(fromByteOffset: Int(entry.start), as: UInt64.self))
+        let head = count >= 8 ? word : word & ((1 &<< UInt64(truncatingIfNeeded: count &<< 3)) &- 1)
+        return (UnsafeBufferPointer(start: line + Int(entry.start), count: count), head)
+    }
+
+    /// Writes `{"id":…,"ok":true` with the root object's `id` (`null` when it has none).
+    package func writeEnvelope(to writer: inout ResponseWriter) {
+        writeEnvelope(id: rootId >= 0 ? rootId : nil, to: &writer)
+    }
 
     /// Reads `line` into this record; false (the record then holds nothing usable) when the scan leaves the line to
     /// `JSONReader`.

@@ -43,8 +43,8 @@ public struct ResponseWriter: Sendable {
     /// Takes up this writer for the members after the envelope in `out`, with `out`'s storage until
     /// `finishLine(into:)` or `discard(into:from:)` gives it back: a writer is reused from answer to answer, its
     /// staging bytes left as they are (only the staged count of them is read), where a new one zeroed them.
-    @inline(__always)
-    mutating func take(_ out: inout [UInt8]) {
+    @inlinable
+    package mutating func take(_ out: inout [UInt8]) {
         assert(storage.isEmpty, "a writer is taken up again only once it gave its bytes back")
         stagedCount = 0
         needsComma = true
@@ -52,14 +52,14 @@ public struct ResponseWriter: Sendable {
     }
 
     /// Closes the response (`}` and a newline) and gives the bytes back to `out`.
-    mutating func finishLine(into out: inout [UInt8]) {
+    package mutating func finishLine(into out: inout [UInt8]) {
         stage("}\n")
         flush()
         swap(&storage, &out)
     }
 
     /// Gives the bytes back to `out` without what was written from `start` on.
-    mutating func discard(into out: inout [UInt8], from start: Int) {
+    package mutating func discard(into out: inout [UInt8], from start: Int) {
         stagedCount = 0
         swap(&storage, &out)
         out.removeSubrange(start...)

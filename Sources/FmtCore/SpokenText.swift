@@ -245,7 +245,7 @@ public enum SpokenText {
     }
 
     /// The plain reading `spell` is held to: a `String` built scalar by scalar with the same rule.
-    public static func reference(_ text: String, words: DigitWords, plus: String?) -> String {
+    package static func reference(_ text: String, words: DigitWords, plus: String?) -> String {
         var tokens: [String] = []
         var separated = false
         func add(_ token: String) {

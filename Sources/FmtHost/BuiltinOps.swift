@@ -1,4 +1,5 @@
 import FmtCore
+import FmtDispatch
 import FmtServer
 
 /// The host's own ops: `ping`, `info` and `stats`.

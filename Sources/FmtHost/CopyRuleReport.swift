@@ -1,5 +1,6 @@
 import CopyRules
 import FmtCore
+import FmtDispatch
 
 /// The copy rules' findings of a generation, for the log, `stats` and `fmtd --check`: warnings about the loaded
 /// catalogues, never a reason to refuse them.

@@ -1,5 +1,6 @@
 import CopyRules
 import FmtCore
+import FmtDispatch
 import FmtServer
 import Synchronization
 

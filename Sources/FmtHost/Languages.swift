@@ -1,4 +1,5 @@
 import FmtCore
+import FmtDispatch
 
 /// The languages a generation serves: the label tables its data has (`translations/<lang>.json`), read through
 /// the same opened store as its plugins, so adding a language is data plus SIGHUP, and a table removed before a

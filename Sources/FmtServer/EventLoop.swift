@@ -1,5 +1,6 @@
 import CSystem
 import FmtCore
+import FmtDispatch
 import Glibc
 import Synchronization
 

@@ -1,4 +1,5 @@
 import FmtCore
+import FmtDispatch
 import Foundation
 import Glibc
 import NameServices

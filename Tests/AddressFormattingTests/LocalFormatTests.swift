@@ -1,5 +1,6 @@
 import AddressFormatting
 import FmtCore
+import FmtDispatch
 import FmtHost
 import FmtTesting
 import Foundation

@@ -1,4 +1,5 @@
 import FmtCore
+import FmtDispatch
 import Synchronization
 import Testing
 

@@ -1,3 +1,4 @@
+import FmtDispatch
 import FmtTesting
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import FmtCore
+import FmtDispatch
 import FmtHost
 
 /// Loads one plugin the way fmtd loads it (the same registry, store and languages from the data), for tests of

@@ -1,3 +1,4 @@
+import FmtCore
 import Synchronization
 
 /// Counters per op and a latency histogram, read by `stats`. Each event loop records into its own `Shard`

@@ -3,15 +3,15 @@ import FmtTesting
 import Foundation
 import Testing
 
+@testable import PhoneFormatting
 @testable import PhoneNumbers
-@testable import PhonePlugin
 
 /// `PhoneResponse.write` puts a `phone` answer's members together in one buffer. Its bytes must be the writer's
 /// members' (`writeMembers`, each escaped as any string) for every description: the vectors, random numbers in
 /// every region with and without extensions, and texts that need escaping, which it must hand to the writer.
 @Suite struct PhoneResponseTests {
     static let engine: PhoneEngine? = {
-        let path = Paths.dataDirectory + "/" + PhoneFormatter.file
+        let path = Paths.dataDirectory + "/" + PhonePlugin.file
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return (try? PhoneMetadata(json: Array(data))).map { PhoneEngine(metadata: $0) }
     }()
@@ -89,7 +89,7 @@ import Testing
 
     /// The shipped metadata with some territories' records changed.
     static func engine(changing change: (String, inout [String: Any]) throws -> Void) throws -> PhoneEngine {
-        let path = Paths.dataDirectory + "/" + PhoneFormatter.file
+        let path = Paths.dataDirectory + "/" + PhonePlugin.file
         let data = try #require(FileManager.default.contents(atPath: path))
         var root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         var territories = try #require(root["territories"] as? [[String: Any]])

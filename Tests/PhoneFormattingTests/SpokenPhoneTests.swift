@@ -3,14 +3,14 @@ import FmtTesting
 import Foundation
 import Testing
 
-@testable import PhonePlugin
+@testable import PhoneFormatting
 
 /// `phone`'s `spoken` and `spokenLang`: `display` read aloud in the language `locale` resolves to.
 @Suite struct SpokenPhoneTests {
-    let plugin: PhoneFormatter
+    let plugin: PhonePlugin
 
     init() throws {
-        plugin = try loadPlugin(PhoneFormatter.self)
+        plugin = try loadPlugin(PhonePlugin.self)
     }
 
     @Test func theDisplayIsReadDigitByDigitInTheViewersLanguage() throws {
@@ -89,7 +89,7 @@ import Testing
         try text.replacingOccurrences(of: #""phone.spoken.plus": "plus""#, with: #""phone.spoken.plus": "pl\"us""#)
             .write(toFile: path, atomically: true, encoding: .utf8)
         #expect {
-            try PhoneFormatter(
+            try PhonePlugin(
                 loading: DataStore(source: .directory(copy.path), localDirectory: nil),
                 environment: PluginEnvironment(resolver: LocaleResolver(supported: ["en", "nl", "de"])))
         } throws: { error in
@@ -99,7 +99,7 @@ import Testing
         try text.replacingOccurrences(of: #""phone.spoken.extension": "toestel","#, with: "")
             .write(toFile: path, atomically: true, encoding: .utf8)
         #expect {
-            try PhoneFormatter(
+            try PhonePlugin(
                 loading: DataStore(source: .directory(copy.path), localDirectory: nil),
                 environment: PluginEnvironment(resolver: LocaleResolver(supported: ["en", "nl", "de"])))
         } throws: { error in

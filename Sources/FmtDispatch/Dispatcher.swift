@@ -1,3 +1,4 @@
+import FmtCore
 import Glibc
 
 /// Turns one request line into one response line: decodes the envelope, finds the op's plugin in the
@@ -129,7 +130,7 @@ public final class Dispatcher: Sendable {
         /// loop to bound the time one connection is answered in a row, at no further clock read.
         public private(set) var clock: UInt64 = 0
         /// The record every line is read into, reused while no request still holds it.
-        private var record = RequestRecord()
+        @exclusivity(unchecked) private var record = RequestRecord()
         /// The writer of every answer, taken up again for each: a new one zeroed its staging bytes per request.
         @exclusivity(unchecked) private var writer = ResponseWriter()
 
@@ -164,7 +165,7 @@ public final class Dispatcher: Sendable {
                 dispatcher.answer(
                     line, into: &out, plugins: .passUnretained(plugins!), record: record, writer: &writer)
             }
-            if record.isLarge { record = RequestRecord() }
+            RequestRecord.renewIfLarge(&record)
             let ended = Dispatcher.now()
             shard.recordOwned(slot: slot, failed: failed, nanoseconds: ended &- clock)
             clock = ended
@@ -173,18 +174,8 @@ public final class Dispatcher: Sendable {
 
     /// The route of `request`, read from `record` when the request was read flat into it.
     private func route(_ request: Request, in record: RequestRecord) -> Route? {
-        guard request.isFlat else { return route(request.op) }
-        let entry = record.entries.base![request.opEntry]
-        guard !entry.inDecoded, entry.count <= 8, let line = record.bytes.base else {
-            return record.withText(request.opEntry) { route($0) }
-        }
-        // An op of up to 8 bytes as it lies in the line is its head in one masked load: the line is followed by 8
-        // zero bytes (`RequestRecord.scan`), so the load stays in the buffer.
-        let count = Int(entry.count)
-        let word = UnsafeRawPointer(line).loadUnaligned(fromByteOffset: Int(entry.start), as: UInt64.self)
-        let mask = count == 8 ? UInt64.max : (1 &<< UInt64(truncatingIfNeeded: count &<< 3)) &- 1
-        let op = UnsafeBufferPointer(start: line + Int(entry.start), count: count)
-        return route(op, head: UInt64(littleEndian: word) & mask)
+        guard request.isFlat, let op = record.opInLine(request.opEntry) else { return route(request.op) }
+        return route(op.bytes, head: op.head)
     }
 
     private func route(_ op: String) -> Route? {
@@ -324,7 +315,7 @@ public final class Dispatcher: Sendable {
     /// The envelope of `request`, read from `record` (which the caller holds) when the request was read flat.
     private func writeEnvelope(_ request: Request, in record: RequestRecord, to writer: inout ResponseWriter) {
         if request.isFlat {
-            record.writeEnvelope(id: record.rootId >= 0 ? record.rootId : nil, to: &writer)
+            record.writeEnvelope(to: &writer)
         } else {
             request.writeEnvelope(to: &writer)
         }
@@ -342,31 +333,17 @@ public final class Dispatcher: Sendable {
 
     /// Appends `{"id":…,"ok":true,…body}` and a newline.
     public static func appendSuccess(_ body: JSONObject, id: JSONValue, to out: inout [UInt8]) {
-        appendEnvelope(id: id, to: &out)
-        if body.count > 0 {
-            out.append(UInt8(ascii: ","))
-            JSONWriter.appendMembers(body, to: &out)
-        }
-        JSONWriter.appendLiteral("}\n", to: &out)
+        ResponseLine.appendSuccess(body, id: id, to: &out)
     }
 
     /// Appends `{"id":…,"ok":true`, which a plugin's members and `}` follow.
     public static func appendEnvelope(id: JSONValue, to out: inout [UInt8]) {
-        JSONWriter.appendLiteral(#"{"id":"#, to: &out)
-        JSONWriter.append(id, to: &out)
-        JSONWriter.appendLiteral(#","ok":true"#, to: &out)
+        ResponseLine.appendEnvelope(id: id, to: &out)
     }
 
     /// Appends `{"id":…,"ok":false,"error":{"code","message","field"?,…details}}` and a newline.
     public static func appendError(_ error: any WireError, id: JSONValue, to out: inout [UInt8]) {
-        var object: JSONObject = ["code": .string(error.code), "message": .string(error.message)]
-        if let field = error.field { object.append("field", .string(field)) }
-        for member in error.details { object.append(member.key, member.value) }
-        out.append(contentsOf: #"{"id":"#.utf8)
-        JSONWriter.append(id, to: &out)
-        out.append(contentsOf: #","ok":false,"error":"#.utf8)
-        JSONWriter.append(.object(object), to: &out)
-        out.append(contentsOf: "}\n".utf8)
+        ResponseLine.appendError(error, id: id, to: &out)
     }
 
     fileprivate static func now() -> UInt64 {

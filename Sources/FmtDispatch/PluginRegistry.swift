@@ -1,3 +1,4 @@
+import FmtCore
 import Glibc
 import Synchronization
 

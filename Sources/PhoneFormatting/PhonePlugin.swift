@@ -4,7 +4,7 @@ import PhoneNumbers
 /// The `phone` op: parses a phone number as libphonenumber does, validates and types it against the loaded
 /// numbering-plan metadata, and returns every form plus `display`, the form the viewer's region reads. A value
 /// is one loaded snapshot of `phone-metadata.json`, so a SIGHUP after a metadata update swaps in new plans.
-public struct PhoneFormatter: FormatterPlugin {
+public struct PhonePlugin: FormatterPlugin {
     public static let name = "phone"
     /// `phone` describes a phone number, `phoneMatch` compares numbers (upstream's `isNumberMatch`),
     /// `phoneExample` gives a region's example number of a type.
