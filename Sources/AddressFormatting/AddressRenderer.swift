@@ -60,14 +60,6 @@ enum EnteredText: Sendable {
         }
     }
 
-    /// The length of the value's UTF-8.
-    var utf8Count: Int {
-        switch self {
-        case .request(let range): range.count
-        case .string(let text): text.utf8.count
-        }
-    }
-
     /// The value as a `String`.
     func string(in text: RequestText?) -> String {
         switch self {
@@ -1143,7 +1135,7 @@ struct ShownValues: ~Copyable {
         else { return nil }
         self.country = UnsafeBufferPointer(rebasing: buffer[Self.copy(country, to: buffer, at: &used)])
         self.countryName = UnsafeBufferPointer(rebasing: buffer[Self.copy(countryName, to: buffer, at: &used)])
-        countryNeedsEscape = ByteSink.needsEscape(self.countryName)
+        countryNeedsEscape = !ByteScan.needsNoEscape(self.countryName)
         let quoteStart = used
         buffer[used] = 0x22
         used &+= 1
@@ -1204,7 +1196,7 @@ struct ShownValues: ~Copyable {
     }
 
     /// In one pass: `PlainText.hasLineBreak` over UTF-8 (U+000A–U+000D, U+0085 as `C2 85`, U+2028 and U+2029 as
-    /// `E2 80 A8/A9`), and `ByteSink.needsEscape`.
+    /// `E2 80 A8/A9`), and whether JSON escapes a byte (`ByteScan.escapeFlags`).
     private static func scan(_ utf8: UnsafeBufferPointer<UInt8>) -> (lineBreak: Bool, needsEscape: Bool) {
         var lineBreak = false
         var needsEscape = false

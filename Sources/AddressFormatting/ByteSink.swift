@@ -147,12 +147,7 @@ struct ByteSink: ~Copyable {
         append(UnsafeBufferPointer(rebasing: text[runStart...]))
     }
 
-    /// Whether JSON escapes a byte of `text` (a control character, `"` or `\`).
-    static func needsEscape(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-        ByteScan.escapeFlags(of: text) != 0
-    }
-
-    /// Text as it goes inside a JSON string, `escape` saying whether it needs escaping (`needsEscape`, known).
+    /// Text as it goes inside a JSON string, `escape` saying whether it needs escaping (known: `ByteScan.needsNoEscape`).
     @inline(__always)
     mutating func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, escape: Bool) {
         if escape { appendEscaped(text) } else { append(text) }

@@ -182,7 +182,8 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
         // Quotes and a comma per name, up to ten digits and a comma per index.
         let capacity = 32 + (escaped ? 0 : nameBytes + 3 * order.count) + 11 * order.count
         response.writeMembers(reserving: capacity) { out, afterMembers in
-            if afterMembers || escaped { out.write(",") }
+            // After the escaped names' array, `afterMembers` is true.
+            if afterMembers { out.write(",") }
             if !escaped {
                 out.write(#""sorted":["#)
                 // Each element is followed by a comma; the last one's becomes the closing bracket.

@@ -88,23 +88,23 @@ import Testing
         let text = try String(contentsOfFile: path, encoding: .utf8)
         try text.replacingOccurrences(of: #""phone.spoken.plus": "plus""#, with: #""phone.spoken.plus": "pl\"us""#)
             .write(toFile: path, atomically: true, encoding: .utf8)
-        #expect {
-            try PhonePlugin(
-                loading: DataStore(source: .directory(copy.path), localDirectory: nil),
-                environment: PluginEnvironment(resolver: LocaleResolver(supported: ["en", "nl", "de"])))
-        } throws: { error in
-            guard let error = error as? DataError else { return false }
-            return error.file == "translations/nl.json" && error.field == "phone.spoken.plus"
-        }
+        expectLoadRefuses(copy.path, field: "phone.spoken.plus")
         try text.replacingOccurrences(of: #""phone.spoken.extension": "toestel","#, with: "")
             .write(toFile: path, atomically: true, encoding: .utf8)
-        #expect {
+        expectLoadRefuses(copy.path, field: "phone.spoken.extension")
+    }
+
+    /// Whether loading the plugin from `directory` fails naming `field` of `translations/nl.json`.
+    private func expectLoadRefuses(
+        _ directory: String, field: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(sourceLocation: sourceLocation) {
             try PhonePlugin(
-                loading: DataStore(source: .directory(copy.path), localDirectory: nil),
+                loading: DataStore(source: .directory(directory), localDirectory: nil),
                 environment: PluginEnvironment(resolver: LocaleResolver(supported: ["en", "nl", "de"])))
         } throws: { error in
             guard let error = error as? DataError else { return false }
-            return error.file == "translations/nl.json" && error.field == "phone.spoken.extension"
+            return error.file == "translations/nl.json" && error.field == field
         }
     }
 }
