@@ -24,6 +24,8 @@ final class EventLoop: @unchecked Sendable {
     private let epoll: Int32
     private let wakeFD: Int32
     private let listener: Listener
+    /// Every loop's `accept`, one at a time, with the reserved descriptor.
+    private let acceptor: Acceptor
     /// This loop's stats shard and per-batch plugin set.
     private let lane: Dispatcher.Lane
     private let configuration: ServerConfiguration
@@ -44,9 +46,6 @@ final class EventLoop: @unchecked Sendable {
     private var listening = true
     /// While out of file descriptors, the listener is taken out of epoll until this time, instead of spinning.
     private var acceptPausedUntil: UInt64?
-    /// /dev/null, held so that when `accept` fails for want of descriptors one can be freed to take the waiting
-    /// connection, answer `overloaded` and close it (-1 while it could not be taken back).
-    private var reserveFD: Int32
     /// Connections not read because the input budget is spent; read again once it has room.
     private var budgetPaused: Set<Int32> = []
     /// While the budget is spent, the one connection of this loop allowed to read past its last newline, so a line
@@ -73,12 +72,13 @@ final class EventLoop: @unchecked Sendable {
     private let ownUID = geteuid()
 
     init(
-        index: Int, listener: Listener, dispatcher: Dispatcher, configuration: ServerConfiguration,
+        index: Int, listener: Listener, acceptor: Acceptor, dispatcher: Dispatcher, configuration: ServerConfiguration,
         counters: ServerCounters, logger: Logger
     ) throws(ListenerError) {
         self.index = index
         self.nextSibling = index
         self.listener = listener
+        self.acceptor = acceptor
         lane = Dispatcher.Lane(dispatcher)
         self.configuration = configuration
         self.counters = counters
@@ -88,8 +88,7 @@ final class EventLoop: @unchecked Sendable {
             input: counters.inputBudget, output: counters.outputBudget, open: { counters.admission.snapshot.open })
         epoll = csys_epoll_create()
         wakeFD = csys_eventfd()
-        reserveFD = csys_open_reserve()
-        guard epoll >= 0, wakeFD >= 0, reserveFD >= 0 else { throw .system("epoll", errno: errno) }
+        guard epoll >= 0, wakeFD >= 0 else { throw .system("epoll", errno: errno) }
         guard csys_epoll_add(epoll, wakeFD, UInt32(CSYS_EPOLLIN), Self.wakeToken) == 0,
             csys_epoll_add(epoll, listener.fd, Self.listenerEvents, Self.listenerToken) == 0
         else { throw .system("epoll_ctl", errno: errno) }
@@ -143,7 +142,6 @@ final class EventLoop: @unchecked Sendable {
             }
             if let until = acceptPausedUntil, now >= until, listening {
                 acceptPausedUntil = nil
-                if reserveFD < 0 { reserveFD = csys_open_reserve() }
                 let added = csys_epoll_add(epoll, listener.fd, Self.listenerEvents, Self.listenerToken)
                 if let failure = SystemCallError.failure("epoll_ctl(ADD, listener) after the accept pause", added) {
                     logger.error("loop \(index) stops accepting: \(failure)")
@@ -158,7 +156,6 @@ final class EventLoop: @unchecked Sendable {
         for connection in Array(connections.values) { close(connection) }
         Glibc.close(epoll)
         Glibc.close(wakeFD)
-        if reserveFD >= 0 { Glibc.close(reserveFD) }
     }
 
     /// Returns true when the loop may exit: every connection answered and closed, or the stop deadline passed.
@@ -187,9 +184,19 @@ final class EventLoop: @unchecked Sendable {
     private func acceptConnections(now: UInt64) {
         guard listening else { return }
         for _ in 0..<64 {
-            let fd = csys_accept(listener.fd)
-            guard fd >= 0 else {
-                if errno == EMFILE || errno == ENFILE, answerWithReserve(errno: errno, now: now) { continue }
+            let fd: Int32
+            switch acceptor.accept(answeringOverloaded: { refuse($0, Self.outOfDescriptors) }) {
+            case .accepted(let accepted): fd = accepted
+            case .nothingWaiting: return
+            case .answeredThroughReserve(let code):
+                counters.connectionsOverloaded.add(1, ordering: .relaxed)
+                noteOutOfDescriptors(errno: code, now: now)
+                continue
+            case .outOfDescriptors(let code):
+                // Even the reserve is gone: stop accepting for 100 ms instead of spinning on `EMFILE`.
+                noteOutOfDescriptors(errno: code, now: now)
+                removeListener()
+                acceptPausedUntil = now + 100_000
                 return
             }
             counters.connectionsTotal.add(1, ordering: .relaxed)
@@ -231,39 +238,18 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// `accept` failed for want of descriptors (Linux takes the descriptor before it looks for a waiting
-    /// connection): frees the reserve to take a waiting connection, answers it `overloaded`, closes it and takes
-    /// the reserve back. Returns true when it answered one. When even that fails, accepting pauses for 100 ms
-    /// instead of spinning. The log line is throttled to one a second across loops.
-    private func answerWithReserve(errno code: Int32, now: UInt64) -> Bool {
-        var fd: Int32 = -1
-        var failure = code
-        if reserveFD >= 0 {
-            Glibc.close(reserveFD)
-            fd = csys_accept(listener.fd)
-            failure = errno
-            if fd >= 0 {
-                counters.connectionsOverloaded.add(1, ordering: .relaxed)
-                refuse(fd, CoreError.overloaded("The daemon is out of file descriptors; try again later."))
-            }
-            reserveFD = csys_open_reserve()
-        }
-        let nothingWaiting = fd < 0 && (failure == EAGAIN || failure == EWOULDBLOCK)
-        guard !nothingWaiting else { return false }
+    private static let outOfDescriptors = CoreError.overloaded(
+        "The daemon is out of file descriptors; try again later.")
+
+    /// Counts an `accept` that failed for want of descriptors and logs it, at most once a second across loops.
+    private func noteOutOfDescriptors(errno code: Int32, now: UInt64) {
         counters.acceptOutOfDescriptors.add(1, ordering: .relaxed)
-        if let suppressed = counters.outOfDescriptorsLog.withTracedLock({ $0.admit(now: now) }) {
-            let open = counters.admission.snapshot.open
-            let held = suppressed > 0 ? " (\(suppressed) more since the last report)" : ""
-            logger.error(
-                "accept: \(String(cString: strerror(code))) with \(open) connections open; answering "
-                    + "`overloaded` through the reserved descriptor\(held)")
-        }
-        if fd < 0 || reserveFD < 0 {
-            removeListener()
-            acceptPausedUntil = now + 100_000
-            return false
-        }
-        return true
+        guard let suppressed = counters.outOfDescriptorsLog.withTracedLock({ $0.admit(now: now) }) else { return }
+        let open = counters.admission.snapshot.open
+        let held = suppressed > 0 ? " (\(suppressed) more since the last report)" : ""
+        logger.error(
+            "accept: \(String(cString: strerror(code))) with \(open) connections open; answering "
+                + "`overloaded` through the reserved descriptor\(held)")
     }
 
     /// Queues a connection accepted by another loop; this loop registers it when its eventfd wakes it.

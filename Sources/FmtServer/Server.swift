@@ -56,11 +56,13 @@ public final class Server: Sendable {
         self.counters = counters
         self.logger = logger
         self.notifier = notifier
+        let acceptor = try Acceptor(listener: listener)
         var loops: [EventLoop] = []
         for index in 0..<configuration.threads {
             loops.append(
                 try EventLoop(
-                    index: index, listener: listener, dispatcher: dispatcher, configuration: configuration,
+                    index: index, listener: listener, acceptor: acceptor, dispatcher: dispatcher,
+                    configuration: configuration,
                     counters: counters, logger: logger))
         }
         for loop in loops { loop.siblings = loops }

@@ -409,6 +409,46 @@ import Testing
         #expect(try daemon.connect().requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
     }
 
+    /// Out of descriptors with two loops and eight clients connecting at once and holding what is served: every
+    /// connection is answered, `ok` or `overloaded`, within the client's timeout. The loops share one listener, so
+    /// while one frees the reserve to answer a waiting client, the other must not take that descriptor with a plain
+    /// `accept`; once both reserves went that way, every later client waited unanswered.
+    @Test func outOfDescriptorsEveryConcurrentConnectionIsAnsweredWhileLoopsRace() throws {
+        let daemon = try Daemon.start(arguments: ["--threads", "2"])
+        #expect(try daemon.requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
+        let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd").count
+        let limited = try run("/usr/bin/prlimit", ["--pid", "\(daemon.pid)", "--nofile=\(open):"])
+        try #require(limited.status == 0, "\(limited.stderr)")
+
+        let outcomes = Mutex<(served: Int, refused: Int, unanswered: [String])>((0, 0, []))
+        let socketPath = daemon.socketPath
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            var held: [FmtConnection] = []
+            for _ in 0..<40 {
+                do {
+                    let client = try FmtConnection(path: socketPath, timeout: .seconds(5))
+                    try? client.send(#"{"op":"ping"}"# + "\n")
+                    let response = try FmtConnection.decode(try client.readLine())
+                    // A served connection is held, so the descriptor it took stays taken.
+                    let served = response["ok"] == .bool(true)
+                    outcomes.withLock { served ? ($0.served += 1) : ($0.refused += 1) }
+                    if served { held.append(client) }
+                } catch {
+                    outcomes.withLock { $0.unanswered.append("\(error)") }
+                }
+            }
+        }
+        let result = outcomes.withLock { $0 }
+        print("out of descriptors, 8 clients on 2 loops: \(result.served) served, \(result.refused) refused")
+        #expect(result.unanswered.isEmpty, "\(result.unanswered.count) unanswered: \(result.unanswered.prefix(3))")
+        #expect(result.served + result.refused == 320 - result.unanswered.count)
+        #expect(result.refused > 0, "\(result.served) served")
+
+        let restored = try run("/usr/bin/prlimit", ["--pid", "\(daemon.pid)", "--nofile=4096:"])
+        try #require(restored.status == 0)
+        #expect(try daemon.connect().requestObject(#"{"op":"ping"}"#)["ok"] == .bool(true))
+    }
+
     // MARK: - 16. Connections per uid
 
     @Test func oneUidIsRefusedAtItsOwnLimitWhileAnotherIsServed() throws {
