@@ -701,37 +701,18 @@ final class AddressRenderer: Sendable {
         sink.append(",\"lines\":[")
         let (steps, literals) = (buffers.steps, buffers.literals)
         for line in buffers.lines where line.fields & values.visibleFields != 0 {
-            guard values.needsCare || line.separatorBreaks else {
-                if lineCount > 0 { sink.append(0x2C) }
-                Self.writeCleanLine(steps, from: Int(line.start), literals: literals, values: values, into: &sink)
-                lineCount += 1
+            // Where a value or separator may need care, the line is looked at before it is written.
+            if values.needsCare || line.separatorBreaks,
+                let lineBreak = Self.carefulLineBreak(steps, from: Int(line.start), values: values)
+            {
+                lineCount = Self.writeCarefully(
+                    steps, from: Int(line.start), literals: literals, values: values, lineBreak: lineBreak,
+                    lineCount: lineCount, into: &sink)
                 continue
             }
-            let start = sink.position
-            // Where a value needs care, the line is looked at first, so a long one is not written twice.
-            let lineStart = Int(line.start)
-            var index = lineStart
-            var outcome = LineOutcome.empty
-            if values.needsCare {
-                outcome = Self.writeLine(
-                    steps, from: &index, literals: literals, values: values, comma: false, write: false,
-                    into: &sink)
-            }
-            if case .careful = outcome {
-            } else {
-                index = lineStart
-                outcome = Self.writeLine(
-                    steps, from: &index, literals: literals, values: values, comma: lineCount > 0, into: &sink)
-            }
-            switch outcome {
-            case .empty: break
-            case .written: lineCount += 1
-            case .careful(let lineBreak):
-                sink.rollBack(to: start)
-                lineCount = Self.writeCarefully(
-                    steps, from: lineStart, literals: literals, values: values, lineBreak: lineBreak,
-                    lineCount: lineCount, into: &sink)
-            }
+            if lineCount > 0 { sink.append(0x2C) }
+            Self.writeCleanLine(steps, from: Int(line.start), literals: literals, values: values, into: &sink)
+            lineCount += 1
         }
         if countryLine {
             if lineCount > 0 { sink.append(0x2C) }
@@ -744,142 +725,101 @@ final class AddressRenderer: Sendable {
         return lineCount
     }
 
-    /// Notes the separator step at `position` as the one written before the next value: the strongest since the
-    /// last value stays (a strong separator is not replaced by a weak one), as `LineTemplate.render` decides.
-    @inline(__always)
-    private static func noteSeparator(
-        at position: Int, in steps: UnsafeBufferPointer<LayoutProgram.Step>, pending separator: inout Int
-    ) {
-        if separator >= 0, steps[separator].strong, !steps[position].strong { return }
-        separator = position
-    }
-
-    /// Writes a line with a value shown (`visibleFields`) where nothing needs care (no value has a line break or
-    /// an end trimming could change, no separator a line break) as a JSON string: its values with the strongest
-    /// separator between each two, as `LineTemplate.render` joins them.
-    @inline(__always)
-    private static func writeCleanLine(
-        _ steps: UnsafeBufferPointer<LayoutProgram.Step>, from start: Int, literals: UnsafeBufferPointer<UInt8>,
-        values: borrowing ShownValues, into sink: inout ByteSink
-    ) {
-        sink.append(0x22)
+    /// The one rule every walk over a layout line follows, as `LineTemplate.render` joins values: the steps from
+    /// `start` to the line's `end`, each value shown (`visible`, bits by `AddressField.ordinal`) given to `value`
+    /// with the index of the separator step to write before it (-1 for none), the strongest one noted since the value before (a strong separator is
+    /// not replaced by a weak one), and none before the first. `value` returns whether it wrote anything; when it
+    /// did not, the separator stays pending for the next value. Writing, measuring and looking a line over are
+    /// each one `value`. Returns whether any value wrote anything.
+    @inline(__always) @discardableResult
+    private static func forEachValue(
+        _ steps: UnsafeBufferPointer<LayoutProgram.Step>, from start: Int, visible: UInt16,
+        _ value: (_ ordinal: Int, _ separator: Int) -> Bool
+    ) -> Bool {
         var index = start
         var separator = -1
         var wrote = false
         while true {
             let step = steps[index]
-            if step.kind == .end { break }
+            if step.kind == .end { return wrote }
+            index &+= 1
             if step.kind == .separator {
-                Self.noteSeparator(at: index, in: steps, pending: &separator)
-                index &+= 1
+                if separator < 0 || !steps[separator].strong || step.strong { separator = index &- 1 }
                 continue
             }
-            index &+= 1
             let ordinal = Int(step.field)
-            guard values.visibleFields & 1 << ordinal != 0 else { continue }
-            let entry = values.entries[ordinal]
-            if wrote, separator >= 0 {
-                let literal = steps[separator]
-                sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
+            guard visible & 1 << ordinal != 0 else { continue }
+            if value(ordinal, wrote ? separator : -1) {
+                wrote = true
+                separator = -1
             }
+        }
+    }
+
+    /// Writes a line with a value shown where nothing needs care (no value has a line break or an end trimming
+    /// could change, no separator between two values a line break) as a JSON string.
+    @inline(__always)
+    private static func writeCleanLine(
+        _ steps: UnsafeBufferPointer<LayoutProgram.Step>, from start: Int, literals: UnsafeBufferPointer<UInt8>,
+        values: borrowing ShownValues, into sink: inout ByteSink
+    ) {
+        let entries = values.entries
+        sink.append(0x22)
+        forEachValue(steps, from: start, visible: values.visibleFields) { ordinal, separator in
+            if separator >= 0 { sink.appendLiteral(steps[separator], in: literals) }
+            let entry = entries[ordinal]
             sink.appendEscaped(
                 UnsafeBufferPointer(start: entry.start, count: Int(entry.count)), escape: entry.needsEscape)
-            wrote = true
-            separator = -1
+            return true
         }
         sink.append(0x22)
     }
 
-    private enum LineOutcome {
-        case empty, written
-        /// The line has a line break or an end whose trimming needs grapheme clusters: `writeCarefully` decides.
-        case careful(lineBreak: Bool)
-    }
-
-    /// Writes one line's values with the strongest separator between each two (`LineTemplate.render`), as a JSON
-    /// string; `index` moves past the line's `end` step. The line is as `PlainText.trimmed` leaves it when its
-    /// first scalar is no whitespace and its last scalar starts a grapheme cluster of its own that is not
-    /// whitespace (`ShownValues.Entry.cleanStart`, `cleanEnd`): the values' ends are the line's ends.
-    private static func writeLine(
-        _ steps: UnsafeBufferPointer<LayoutProgram.Step>, from index: inout Int,
-        literals: UnsafeBufferPointer<UInt8>, values: borrowing ShownValues, comma: Bool, write: Bool = true,
-        into sink: inout ByteSink
-    ) -> LineOutcome {
-        var separator = -1
+    /// Whether the line from `start` needs `writeCarefully`, and then whether it has a line break: a value or a
+    /// separator between two values holds one, or the line would be trimmed (its first value's start or last
+    /// value's end is not clean, `ShownValues.Entry`). Nil when `writeCleanLine` writes it as it is.
+    private static func carefulLineBreak(
+        _ steps: UnsafeBufferPointer<LayoutProgram.Step>, from start: Int, values: borrowing ShownValues
+    ) -> Bool? {
+        let entries = values.entries
         var first = -1
         var last = -1
-        var careful = false
-        while steps[index].kind != .end {
-            let step = steps[index]
-            index += 1
-            if step.kind == .separator {
-                Self.noteSeparator(at: index - 1, in: steps, pending: &separator)
-                continue
-            }
-            let ordinal = Int(step.field)
-            guard let value = values.visible(ordinal) else { continue }
-            if last >= 0 {
-                if separator >= 0 {
-                    let literal = steps[separator]
-                    careful = careful || literal.lineBreak
-                    if write { sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape) }
-                }
-            } else {
-                if comma && write { sink.append(0x2C) }
-                if write { sink.append(0x22) }
-                first = ordinal
-            }
-            careful = careful || values.entries[ordinal].lineBreak
-            if write { sink.appendEscaped(value, escape: values.entries[ordinal].needsEscape) }
+        var lineBreak = false
+        forEachValue(steps, from: start, visible: values.visibleFields) { ordinal, separator in
+            lineBreak = lineBreak || (separator >= 0 && steps[separator].lineBreak) || entries[ordinal].lineBreak
+            if first < 0 { first = ordinal }
             last = ordinal
-            separator = -1
+            return true
         }
-        index += 1
-        guard last >= 0 else { return .empty }
-        if careful || !values.entries[first].cleanStart || !values.entries[last].cleanEnd {
-            return .careful(lineBreak: careful)
-        }
-        if write { sink.append(0x22) }
-        return .written
+        guard first >= 0 else { return nil }
+        return lineBreak || !entries[first].cleanStart || !entries[last].cleanEnd ? lineBreak : nil
     }
 
-    /// A line `writeLine` leaves, as `LineTemplate.render` and `PlainText` define it, over UTF-8 rather than a
-    /// `String`: the line from `start` rendered into a buffer on the stack, split at line breaks when `lineBreak`
-    /// (a value or separator it shows has one), each part trimmed, empty parts left out. Returns the new line count.
+    /// A line `carefulLineBreak` flags, as `LineTemplate.render` and `PlainText` define it, over UTF-8 rather than
+    /// a `String`: the line from `start` measured, rendered into a buffer on the stack of that size, split at line
+    /// breaks when `lineBreak`, each part trimmed, empty parts left out. Returns the new line count.
     private static func writeCarefully(
         _ steps: UnsafeBufferPointer<LayoutProgram.Step>, from start: Int, literals: UnsafeBufferPointer<UInt8>,
         values: borrowing ShownValues, lineBreak: Bool, lineCount: Int, into sink: inout ByteSink
     ) -> Int {
+        let entries = values.entries
+        let visible = values.visibleFields
         var capacity = 0
-        var index = start
-        while steps[index].kind != .end {
-            let step = steps[index]
-            capacity += step.kind == .separator ? Int(step.count) : max(Int(values.entries[Int(step.field)].count), 0)
-            index += 1
+        forEachValue(steps, from: start, visible: visible) { ordinal, separator in
+            capacity += (separator >= 0 ? Int(steps[separator].count) : 0) + Int(entries[ordinal].count)
+            return true
         }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-            var used = 0
-            func add(_ bytes: UnsafeBufferPointer<UInt8>) {
-                guard let source = bytes.baseAddress else { return }
-                (buffer.baseAddress! + used).update(from: source, count: bytes.count)
-                used += bytes.count
-            }
-            var separator = -1
-            index = start
-            while steps[index].kind != .end {
-                let step = steps[index]
-                index += 1
-                if step.kind == .separator {
-                    Self.noteSeparator(at: index - 1, in: steps, pending: &separator)
-                    continue
-                }
-                guard let value = values.visible(Int(step.field)) else { continue }
-                if used > 0, separator >= 0 { add(steps[separator].text(in: literals)) }
-                add(value)
-                separator = -1
+            var line = ByteCursor(buffer)
+            forEachValue(steps, from: start, visible: visible) { ordinal, separator in
+                if separator >= 0 { line.write(steps[separator].text(in: literals)) }
+                let entry = entries[ordinal]
+                line.write(UnsafeBufferPointer(start: entry.start, count: Int(entry.count)))
+                return true
             }
             var lineCount = lineCount
-            PlainText.forEachTrimmedPart(UnsafeBufferPointer(rebasing: buffer[0..<used]), splitting: lineBreak) {
+            let written = UnsafeBufferPointer(rebasing: buffer[0..<line.written])
+            PlainText.forEachTrimmedPart(written, splitting: lineBreak) {
                 if lineCount > 0 { sink.append(0x2C) }
                 sink.appendString($0)
                 lineCount += 1
@@ -896,50 +836,29 @@ final class AddressRenderer: Sendable {
         _ buffers: LayoutProgram.Buffers, countryJoiner: Bool, viewerWritesArabic: Bool, into sink: inout ByteSink
     ) {
         sink.append(",\"oneLine\":\"")
-        var wroteAny = false
         let (steps, literals) = (buffers.steps, buffers.literals)
-        var index = program.oneLineStart
-        var separator = -1
-        while true {
-            let step = steps[index]
-            if step.kind == .end { break }
-            if step.kind == .separator {
-                Self.noteSeparator(at: index, in: steps, pending: &separator)
-                index &+= 1
-                continue
-            }
-            index &+= 1
-            let ordinal = Int(step.field)
-            guard values.visibleFields & 1 << ordinal != 0 else { continue }
-            let entry = values.entries[ordinal]
+        let entries = values.entries
+        let wroteAny = Self.forEachValue(steps, from: program.oneLineStart, visible: values.visibleFields) {
+            ordinal, separator in
+            let entry = entries[ordinal]
             let value = UnsafeBufferPointer(start: entry.start, count: Int(entry.count))
-            if entry.lineBreak || !entry.cleanStart || !entry.cleanEnd {
-                // A value of several lines, or one `PlainText.trimmed` would change: as the definition says, its
-                // trimmed lines joined with commas; taken back when nothing of it is left.
-                let before = sink.position
-                if wroteAny, separator >= 0 {
-                    let literal = steps[separator]
-                    sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
-                }
-                var wrote = false
-                PlainText.forEachTrimmedPart(value, splitting: entry.lineBreak) {
-                    if wrote { sink.append(prepared.arabic ? "\u{060C} " : ", ") }
-                    sink.appendEscaped($0)
-                    wrote = true
-                }
-                guard wrote else {
-                    sink.rollBack(to: before)
-                    continue
-                }
-            } else {
-                if wroteAny, separator >= 0 {
-                    let literal = steps[separator]
-                    sink.appendEscaped(literal.text(in: literals), escape: literal.needsEscape)
-                }
+            guard entry.lineBreak || !entry.cleanStart || !entry.cleanEnd else {
+                if separator >= 0 { sink.appendLiteral(steps[separator], in: literals) }
                 sink.appendEscaped(value, escape: entry.needsEscape)
+                return true
             }
-            wroteAny = true
-            separator = -1
+            // A value of several lines, or one `PlainText.trimmed` would change: as the definition says, its
+            // trimmed lines joined with commas; taken back, separator and all, when nothing of it is left.
+            let before = sink.position
+            if separator >= 0 { sink.appendLiteral(steps[separator], in: literals) }
+            var wrote = false
+            PlainText.forEachTrimmedPart(value, splitting: entry.lineBreak) {
+                if wrote { sink.append(prepared.arabic ? "\u{060C} " : ", ") }
+                sink.appendEscaped($0)
+                wrote = true
+            }
+            if !wrote { sink.rollBack(to: before) }
+            return wrote
         }
         if countryJoiner {
             if wroteAny {

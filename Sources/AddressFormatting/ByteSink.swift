@@ -153,6 +153,12 @@ struct ByteSink: ~Copyable {
         if escape { appendEscaped(text) } else { append(text) }
     }
 
+    /// A layout's separator, escaped when it needs to be.
+    @inline(__always)
+    mutating func appendLiteral(_ separator: LayoutProgram.Step, in literals: UnsafeBufferPointer<UInt8>) {
+        appendEscaped(separator.text(in: literals), escape: separator.needsEscape)
+    }
+
     /// Text as a quoted JSON string.
     mutating func appendString(_ text: UnsafeBufferPointer<UInt8>) {
         append(0x22)
