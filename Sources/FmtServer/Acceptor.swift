@@ -1,4 +1,5 @@
 import CSystem
+import FmtCore
 import Glibc
 import Synchronization
 
@@ -36,13 +37,13 @@ final class Acceptor: Sendable {
     }
 
     deinit {
-        reserve.withLock { if $0 >= 0 { Glibc.close($0) } }
+        reserve.withTracedLock { if $0 >= 0 { Glibc.close($0) } }
     }
 
     /// Accepts one connection. When out of descriptors, frees the reserve, accepts into it and hands that
     /// descriptor to `answer`, which must answer and close it, before the reserve is taken back.
     func accept(answeringOverloaded answer: (Int32) -> Void) -> Outcome {
-        reserve.withLock { reserve in
+        reserve.withTracedLock { reserve in
             if reserve < 0 { reserve = csys_open_reserve() }
             let fd = csys_accept(listenerFD)
             if fd >= 0 { return .accepted(fd) }
