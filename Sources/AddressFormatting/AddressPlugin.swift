@@ -25,7 +25,8 @@ public struct AddressPlugin: FormatterPlugin {
     private let territories: TerritoryCache
     /// The language tags requests name for their text, by the text's bytes as sent (a text longer than any tag
     /// with some blanks around it is read anew each time).
-    private let enteredLanguages = ByteKeyedCache<EnteredLanguage>(limit: 1024, longestKey: 2 * maximumLanguageLength)
+    private let enteredLanguages = LookupCache<UTF8Keys, EnteredLanguage, ForgetAll>(
+        limit: 1024, longestKey: 2 * maximumLanguageLength)
     /// Per format (as `FormatCatalog.ordered`), its example as `addressFormat` shows it when no `language` is sent:
     /// the same for every such request, so it is prepared once, at load.
     private let examples: [PreparedExample]

@@ -23,7 +23,7 @@ public struct DatePlugin: FormatterPlugin {
     /// Routes by the request's locale text (its bytes), style and whether the year shows: one lookup per request
     /// instead of resolving the tag, building the response's tag and finding the formatter. Bounded, since the
     /// text is the client's.
-    private let routes = BoundedCache<RouteKey, Route>(limit: 4096)
+    private let routes = LookupCache<HashableKeys<RouteKey>, Route, ForgetAll>(limit: 4096)
     public let dataInfo: JSONObject
 
     /// Checks that ICU serves every skeleton in each supported language (warming the cache); the plugin's

@@ -100,9 +100,11 @@ public final class LocaleResolver: Sendable {
     private let available: Set<String>
     /// Resolutions of strings by their bytes, found without a `String`. Only strings are kept here, so a string is
     /// never answered with what another kind of value resolved to, whatever bytes it holds.
-    private let cache = ByteKeyedCache<ResolvedLocale>(limit: 4096, longestKey: LocaleResolver.longestCachedKey)
+    private let cache = LookupCache<UTF8Keys, ResolvedLocale, ForgetAll>(
+        limit: 4096, longestKey: LocaleResolver.longestCachedKey)
     /// Resolutions of arrays by `arrayKey(_:)`: a cache of their own, so no string can spell an array's key.
-    private let arrayCache = ByteKeyedCache<ResolvedLocale>(limit: 1024, longestKey: LocaleResolver.longestCachedKey)
+    private let arrayCache = LookupCache<UTF8Keys, ResolvedLocale, ForgetAll>(
+        limit: 1024, longestKey: LocaleResolver.longestCachedKey)
     /// What an absent `locale` resolves to: English, made once.
     public let english: ResolvedLocale
 
@@ -148,7 +150,7 @@ public final class LocaleResolver: Sendable {
         utf8 text: UnsafeBufferPointer<UInt8>, field: @autoclosure () -> String
     ) throws(CoreError) -> ResolvedLocale {
         // A hit builds no closure of `make`, whose context retained the resolver.
-        if let cached = cache.cached(for: text) { return cached }
+        if let cached = cache.value(for: text) { return cached }
         return try resolveMissing(utf8: text, field: field())
     }
 

@@ -188,11 +188,11 @@ final class DecimalFormatters: @unchecked Sendable {
 
 /// ICU objects by language tag, so each tag's collator or rules are opened once and then shared.
 final class TagCache<Value: AnyObject & Sendable>: Sendable {
-    private let cache: BoundedCache<String, Value>
+    private let cache: LookupCache<HashableKeys<String>, Value, ForgetAll>
     private let open: @Sendable (String) -> Value?
 
     init(limit: Int = 256, open: @escaping @Sendable (String) -> Value?) {
-        cache = BoundedCache(limit: limit)
+        cache = LookupCache(limit: limit)
         self.open = open
     }
 

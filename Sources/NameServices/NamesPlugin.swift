@@ -23,6 +23,10 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
     /// The ICU transform id `searchForm` applies (reported by `info` as `searchTransform`).
     public static var searchTransformID: String { SearchTransform.id }
 
+    /// The longest `locale` text the tables by text remember, in bytes: longer than any tag or `Accept-Language`
+    /// value a client sends in practice (a longer one is resolved each time).
+    static let longestLocaleText = 128
+
     private let resolver: LocaleResolver
     private let collators = TagCache<Collator> { Collator(tag: $0) }
     /// The search forms' transform, opened once and cloned per thread.
@@ -30,10 +34,12 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
     /// Collators by the request's `locale` text (its bytes; nil when absent), so a request neither resolves the tag
     /// nor spells it again to find its collator. Bounded as `collators` is, since the text is the client's: at most
     /// twice that many collators stay open.
-    private let collatorsByText = ByLocaleText<Collator>(limit: 256)
+    private let collatorsByText = LookupCache<UTF8Keys, Collator, StopRemembering>(
+        limit: 256, longestKey: longestLocaleText)
     private let pluralRules = TagCache<PluralRules> { PluralRules(tag: $0) }
     /// Plural rules by the request's `locale` text, as `collatorsByText` holds collators.
-    private let pluralRulesByText = ByLocaleText<PluralRules>(limit: 256)
+    private let pluralRulesByText = LookupCache<UTF8Keys, PluralRules, StopRemembering>(
+        limit: 256, longestKey: longestLocaleText)
     /// The number formatters decimal `plural` counts are read with, one per count of fraction digits, shared by
     /// every language's rules and every thread.
     private let decimalFormatters = DecimalFormatters()
@@ -41,7 +47,8 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
     /// digits).
     var decimalFormattersOpened: Int { decimalFormatters.opened }
     /// The language a `locale` text resolves to, for `message`.
-    private let languagesByText = ByLocaleText<MessageLanguage>(limit: 256)
+    private let languagesByText = LookupCache<UTF8Keys, MessageLanguage, StopRemembering>(
+        limit: 256, longestKey: longestLocaleText)
     private let catalogue: MessageCatalogue
     /// The longest key in bytes: a longer `key` names no message, and is refused before it is hashed.
     private let longestKey: Int
@@ -411,8 +418,9 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
     /// Calls `body` with the value `table` remembers for the request's `locale` text (lent without a retain: the
     /// table keeps it), or with what `open` gives for it (remembered); a `locale` of another type (a priority list)
     /// is opened every time. `open` resolves the locale and is shared by every text that resolves to the same tag.
-    private static func withValue<Value, Result>(
-        in table: ByLocaleText<Value>, for request: RequestFields, _ body: (Value) throws -> Result,
+    private static func withValue<Value: AnyObject & Sendable, Result>(
+        in table: LookupCache<UTF8Keys, Value, StopRemembering>, for request: RequestFields,
+        _ body: (Value) throws -> Result,
         open: () throws -> Value
     ) throws -> Result {
         let found: Unmanaged<Value>??
