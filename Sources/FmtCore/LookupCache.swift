@@ -167,12 +167,13 @@ public final class LookupCache<Keys: LookupKeys, Value: Sendable, Full: WhenFull
 }
 
 extension LookupCache where Full == StopRemembering, Value: AnyObject {
-    /// The value remembered for `key`, unretained: the cache keeps it until the cache goes, so it stays valid as long
-    /// as the cache does. No lock is taken and nothing shared is written.
+    /// Calls `body` with the value remembered for `key` and returns what it returns, or nil (without calling it)
+    /// when nothing is remembered. The value is lent without a retain: the cache keeps it until the cache goes, so
+    /// it is held for the whole call. No lock is taken and nothing shared is written.
     @inlinable @inline(__always)
-    public func lookUp(_ key: Keys.Lent) -> Unmanaged<Value>? {
+    public func withValue<Result>(for key: Keys.Lent, _ body: (Value) throws -> Result) rethrows -> Result? {
         guard Keys.byteCount(key) <= longestKey, let index = find(Keys.probe(key, seed: seed), key) else { return nil }
-        return Unmanaged.passUnretained(slots[index].value)
+        return try Unmanaged.passUnretained(slots[index].value)._withUnsafeGuaranteedRef(body)
     }
 }
 

@@ -423,16 +423,26 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
         _ body: (Value) throws -> Result,
         open: () throws -> Value
     ) throws -> Result {
-        let found: Unmanaged<Value>??
+        // An error of `body` is told apart from a `locale` of another type, which `withUTF8` throws.
+        var failure: (any Error)?
+        let answered: Result??
         do {
-            found = try request.withUTF8("locale") { $0.withUnsafeBufferPointer { table.lookUp($0) } }
+            answered = try request.withUTF8("locale") { text in
+                text.withUnsafeBufferPointer { key in
+                    do { return try table.withValue(for: key, body) } catch {
+                        failure = error
+                        return nil
+                    }
+                }
+            }
         } catch {
             return try body(open())
         }
-        switch found {
-        case .some(.some(let value)): return try value._withUnsafeGuaranteedRef(body)
+        if let failure { throw failure }
+        switch answered {
+        case .some(.some(let result)): return result
         case .some(.none): break
-        case .none: if let value = table.lookUp(nil) { return try value._withUnsafeGuaranteedRef(body) }
+        case .none: if let result = try table.withValue(for: nil, body) { return result }
         }
         let value = try open()
         let remembered =

@@ -89,12 +89,12 @@ import Testing
         #expect(Self.bytes("sv").withUnsafeBufferPointer { cache.remember(first, for: $0) } === first)
         #expect(Self.bytes("sv").withUnsafeBufferPointer { cache.remember(second, for: $0) } === first)
         #expect(Self.bytes("sv").withUnsafeBufferPointer { cache.value(for: $0) } === first)
-        #expect(Self.bytes("sv").withUnsafeBufferPointer { cache.lookUp($0)?.takeUnretainedValue() } === first)
+        #expect(Self.bytes("sv").withUnsafeBufferPointer { cache.withValue(for: $0) { $0 } } === first)
         #expect(Self.bytes("SV").withUnsafeBufferPointer { cache.value(for: $0) } == nil)
         #expect(Self.bytes("").withUnsafeBufferPointer { cache.value(for: $0) } == nil)
         #expect(cache.value(for: nil) == nil)
         #expect(cache.remember(second, for: nil) === second)
-        #expect(cache.lookUp(nil)?.takeUnretainedValue() === second)
+        #expect(cache.withValue(for: nil) { $0 } === second)
         let long = Self.bytes("123456789")
         #expect(long.withUnsafeBufferPointer { cache.remember(second, for: $0) } === second)
         #expect(long.withUnsafeBufferPointer { cache.value(for: $0) } == nil)
@@ -191,7 +191,7 @@ import Testing
                     var whole = true
                     for _ in 0..<20 {
                         for (text, box) in zip(texts, boxes) {
-                            let found = text.withUnsafeBufferPointer { cache.lookUp($0)?.takeUnretainedValue() }
+                            let found = text.withUnsafeBufferPointer { cache.withValue(for: $0) { $0 } }
                             if let found, found !== box { whole = false }
                         }
                     }
