@@ -1,11 +1,11 @@
 /// A compiled pattern run by a bounded backtracking matcher: it answers a whole-text match in priority order
 /// (alternatives left to right, greedy repeats) as ICU's `matches` does, or says it cannot (nil) when the match
 /// would take more than `maximumSteps` steps or `maximumStack` backtracking entries, so that the caller asks an
-/// engine without those bounds. A program without branches runs straight through.
-package struct BacktrackingMatcher<Set: PatternSet>: Sendable {
+/// engine without those bounds. A program without branches runs straight through. A class of constants, so that a
+/// caller in another module passes one reference to a match, not each of its arrays.
+package final class BacktrackingMatcher<Set: PatternSet>: Sendable {
     /// Operands are `Int32`, so with an ASCII set an operation is 24 bytes: a postal pattern's program fits in a few
     /// cache lines.
-    @usableFromInline
     enum Operation: Sendable {
         /// Take one character of the set (held in the operation: one load fewer per character than an index).
         case accept(Set)
@@ -20,27 +20,29 @@ package struct BacktrackingMatcher<Set: PatternSet>: Sendable {
 
     /// The number of capture slots the program saves into.
     package let slotCount: Int
-    @usableFromInline let program: [Operation]
-    @usableFromInline let guards: [BranchGuard]
+    let program: [Operation]
+    let guards: [BranchGuard]
     /// How many branches have a guard.
     package var guardCount: Int { guards.count }
     /// Whether the program has no branch (`\d{5}`, `9[78][01]\d{2}`): it then runs straight through, without a
     /// backtracking stack or a step count.
-    @usableFromInline let isStraight: Bool
+    let isStraight: Bool
     /// A straight program as what it is: the set of each character in turn, and the capture slots with the number
     /// of characters taken when each is saved.
-    @usableFromInline let straightSets: [Set]
-    @usableFromInline let straightSaves: [(slot: Int32, position: Int32)]
+    let straightSets: [Set]
+    let straightSaves: [(slot: Int32, position: Int32)]
 
     /// The most steps one match may take and the most backtracking entries it may hold. A real postal code takes a
     /// few dozen of each; the limits stay far below ICU's own (50,000 operations, a 64 KB stack), so whatever ICU
     /// would stop at its limit reaches ICU. 128 entries of 8 bytes are 1 KB, which the standard library puts on the
     /// stack without asking the runtime (a larger buffer is a heap allocation per match).
-    @inlinable package static var maximumSteps: Int { 4096 }
-    @inlinable package static var maximumStack: Int { 128 }
+    package static var maximumSteps: Int { 4096 }
+    package static var maximumStack: Int { 128 }
 
     /// The matcher of `compiled`; without `guarded`, every branch is tried as the plain backtracker tries it (what
     /// the guards must not change, for tests).
+    @_specialize(exported:true,where Set == ASCIISet)
+    @_specialize(exported:true,where Set == DigitSet)
     package init(_ compiled: CompiledPatternProgram<Set>, guarded: Bool = true) {
         var program: [Operation] = compiled.program.map {
             switch $0 {
@@ -87,12 +89,11 @@ package struct BacktrackingMatcher<Set: PatternSet>: Sendable {
     /// of the text it fails unless it `reachesMatch` without taking one. The plain backtracker would still try it,
     /// in `steps` steps holding at most `growth` more backtracking entries; `run` skips it and counts the same, so
     /// the limits stop exactly the matches they stopped before.
-    @usableFromInline
     struct BranchGuard: Sendable {
-        @usableFromInline var first: Set
-        @usableFromInline var reachesMatch: Bool
-        @usableFromInline var steps: Int
-        @usableFromInline var growth: Int
+        var first: Set
+        var reachesMatch: Bool
+        var steps: Int
+        var growth: Int
     }
 
     /// The `BranchGuard` of each operation, as the closure of the operations that take no character from it; nil
@@ -153,14 +154,18 @@ package struct BacktrackingMatcher<Set: PatternSet>: Sendable {
     /// Whether `text` matches whole: true with `slots` (`slotCount` of them, each a start or end offset, -1 for a
     /// group that took no part) filled, false on no match, nil when the matcher cannot answer (a text the alphabet
     /// does not admit, or the step or stack limit reached).
-    @inlinable
+    @_specialize(exported:true,where Set == ASCIISet)
+    @_specialize(exported:true,where Set == DigitSet)
     package func wholeMatch(_ text: UnsafeBufferPointer<UInt8>, slots: UnsafeMutableBufferPointer<Int32>) -> Bool? {
         guard Set.admits(text) else { return nil }
         return wholeMatch(admitted: text, slots: slots)
     }
 
-    /// `wholeMatch(_:slots:)` for a text the caller has found the alphabet admits.
-    @inlinable
+    /// `wholeMatch(_:slots:)` for a text the caller has found the alphabet admits. Specialised for each alphabet
+    /// here, where the matching loop is, so callers in other modules run it without generic dispatch (`@inlinable`
+    /// would not do: the toolchain does not hand a `package` generic's body to other modules to specialise).
+    @_specialize(exported:true,where Set == ASCIISet)
+    @_specialize(exported:true,where Set == DigitSet)
     package func wholeMatch(
         admitted text: UnsafeBufferPointer<UInt8>, slots: UnsafeMutableBufferPointer<Int32>
     )
@@ -175,8 +180,7 @@ package struct BacktrackingMatcher<Set: PatternSet>: Sendable {
 
     /// `run` for a program without branches: its one path takes one character per set, so it matches a text exactly
     /// as long with each character in its set, and then every save happens at its fixed position.
-    @inlinable
-    func runStraight(_ text: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<Int32>) -> Bool {
+    private func runStraight(_ text: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<Int32>) -> Bool {
         guard text.count == straightSets.count else { return false }
         let matched = straightSets.withUnsafeBufferPointer { sets in
             for index in 0..<text.count where !sets[index].contains(text[index]) { return false }
@@ -187,8 +191,7 @@ package struct BacktrackingMatcher<Set: PatternSet>: Sendable {
         return true
     }
 
-    @inlinable
-    func run(
+    private func run(
         _ text: UnsafeBufferPointer<UInt8>, _ slots: UnsafeMutableBufferPointer<Int32>,
         program: UnsafeBufferPointer<Operation>, guards: UnsafeBufferPointer<BranchGuard>
     ) -> Bool? {

@@ -27,6 +27,8 @@ package struct CompiledPatternProgram<Set: PatternSet> {
 
     /// Reads and lays out `source`; an error when it uses anything outside the covered syntax or passes a limit
     /// (the program limit counts the pattern's own instructions, not the closing `match` or the whole match's saves).
+    @_specialize(exported:true,where Set == ASCIISet)
+    @_specialize(exported:true,where Set == DigitSet)
     package init(_ source: String, limits: PatternLimits, capturingWholeMatch: Bool) throws(PatternParseError) {
         (node, groupCount) = try PatternParser<Set>.parse(source, limits: limits)
         guard Self.size(of: node, limit: limits.maximumProgram) <= limits.maximumProgram else {

@@ -27,10 +27,9 @@ package protocol PatternSet: Sendable, Equatable {
 /// A set of ASCII bytes as two words of bits: the alphabet of postal codes, where a text with any other byte is
 /// left to ICU (`\d` then means every decimal digit).
 package struct ASCIISet: PatternSet {
-    @usableFromInline var low: UInt64
-    @usableFromInline var high: UInt64
+    var low: UInt64
+    var high: UInt64
 
-    @inlinable
     package init(low: UInt64, high: UInt64) {
         self.low = low
         self.high = high
@@ -55,12 +54,11 @@ package struct ASCIISet: PatternSet {
     package var complement: ASCIISet { ASCIISet(low: ~low, high: ~high) }
 
     /// Without a branch: the byte is ASCII.
-    @inlinable @inline(__always)
+    @inline(__always)
     package func contains(_ byte: UInt8) -> Bool {
         (byte < 64 ? low : high) >> UInt64(byte & 63) & 1 != 0
     }
 
-    @inlinable
     package static func admits(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         !text.contains { $0 >= 0x80 }
     }
@@ -71,7 +69,6 @@ package struct ASCIISet: PatternSet {
 package struct DigitSet: PatternSet {
     package var mask: UInt16
 
-    @inlinable
     package init(mask: UInt16) {
         self.mask = mask
     }
@@ -94,12 +91,11 @@ package struct DigitSet: PatternSet {
 
     package var complement: DigitSet { DigitSet(mask: ~mask & Self.all) }
 
-    @inlinable @inline(__always)
+    @inline(__always)
     package func contains(_ byte: UInt8) -> Bool {
         let value = byte &- 48
         return value < 10 && mask & (1 << UInt16(value)) != 0
     }
 
-    @inlinable
     package static func admits(_ text: UnsafeBufferPointer<UInt8>) -> Bool { true }
 }
