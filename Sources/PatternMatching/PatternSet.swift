@@ -10,8 +10,8 @@ package protocol PatternSet: Sendable, Equatable {
     static var anyCharacter: Self? { get }
     /// Whether `$` is taken (as the end of the text).
     static var takesEndAnchor: Bool { get }
-    /// Whether only printable ASCII stands for itself (and `]`, `}`, `#` and `&` in a class not at all), as ICU
-    /// reads it unambiguously; otherwise any character is a literal and those outside the alphabet match nothing.
+    /// Whether only printable ASCII stands for itself, as ICU reads it unambiguously (so not `]`, `}` or `#`, nor `&`
+    /// or `--` in a class); otherwise any character is a literal and those outside the alphabet match nothing.
     static var takesPrintableLiteralsOnly: Bool { get }
     /// The characters from `lower` through `upper` (ASCII) that are in the alphabet.
     static func range(_ lower: UInt8, _ upper: UInt8) -> Self
