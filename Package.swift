@@ -19,7 +19,7 @@ let package = Package(
             name: "FmtdModules",
             targets: [
                 "FmtCore", "FmtDispatch", "FmtHost", "AddressFormatting", "DateFormatting", "PhoneNumbers",
-                "PhoneFormatting", "NameServices", "CopyRules",
+                "PhoneFormatting", "NameServices", "CopyRules", "PatternMatching",
             ]
         ),
     ],
@@ -43,8 +43,12 @@ let package = Package(
         // The wire protocol described for people: fmtd-protocol(7) and fmtq's completion of `raw`.
         .target(name: "FmtProtocol", dependencies: ["FmtCommandLine"]),
 
+        // One regular-expression engine for the data's patterns (postal codes, phone metadata): parser, compiler and
+        // a bounded backtracking matcher, generic over the alphabet (ASCII bytes, digits).
+        .target(name: "PatternMatching"),
+
         // Formatter plugins.
-        .target(name: "AddressFormatting", dependencies: ["FmtCore", "CICU"]),
+        .target(name: "AddressFormatting", dependencies: ["FmtCore", "CICU", "PatternMatching"]),
         .executableTarget(name: "address-formats-gen", dependencies: ["FmtCore"]),
         .plugin(
             name: "GenerateAddressFormats",
@@ -58,7 +62,8 @@ let package = Package(
             dependencies: ["address-formats-gen"]
         ),
         .target(name: "DateFormatting", dependencies: ["FmtCore", "CICU"]),
-        .target(name: "PhoneNumbers", dependencies: ["FmtCore"], swiftSettings: lendsBorrowedBytes),
+        .target(
+            name: "PhoneNumbers", dependencies: ["FmtCore", "PatternMatching"], swiftSettings: lendsBorrowedBytes),
         .executableTarget(name: "phone-metadata-gen", dependencies: ["PhoneNumbers"]),
         .plugin(
             name: "GeneratePhoneMetadata",
@@ -136,6 +141,7 @@ let package = Package(
         .testTarget(name: "FmtServerTests", dependencies: ["FmtServer", "FmtCore"]),
         .testTarget(name: "FmtHostTests", dependencies: ["FmtHost", "FmtCore", "FmtTesting"]),
         .testTarget(name: "FmtClientTests", dependencies: ["FmtClient", "FmtCore"]),
+        .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching", "CICU", "FmtTesting"]),
         .testTarget(name: "FmtCommandLineTests", dependencies: ["FmtCommandLine", "FmtProtocol", "FmtCore"]),
         .testTarget(
             name: "AddressFormattingTests",

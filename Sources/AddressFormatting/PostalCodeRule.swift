@@ -223,7 +223,8 @@ final class PostalCodeRule: Sendable {
     private func withByteOutcome<Result>(
         _ utf8: UnsafeBufferPointer<UInt8>, _ body: (ByteOutcome) -> Result
     ) -> Result {
-        guard let bytePattern, slotCount <= Self.maximumSlots else { return body(.undecided) }
+        // Read in place below rather than bound to a copy here, which the closures would retain and release.
+        guard bytePattern != nil, slotCount <= Self.maximumSlots else { return body(.undecided) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.scratchBytes) { scratch in
             let limit = Self.maximumLength
             let cleaned: UnsafeBufferPointer<UInt8>
@@ -239,7 +240,7 @@ final class PostalCodeRule: Sendable {
             let count = cleaned.count
             return withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.maximumSlots) { slots in
                 let slots = UnsafeMutableBufferPointer(rebasing: slots[0..<slotCount])
-                guard let matched = bytePattern.wholeMatch(ascii: cleaned, slots: slots) else {
+                guard let matched = self.bytePattern?.wholeMatch(ascii: cleaned, slots: slots) else {
                     return body(.undecided)
                 }
                 guard matched else { return body(.noMatch) }

@@ -138,10 +138,11 @@ final class RegionTable: Sendable {
     func postalCodeFits(_ code: UnsafeBufferPointer<UInt8>, entry: Int) -> Bool {
         let prefix = Int(entries[entry].prefix)
         guard prefix >= 0, !code.contains(where: { $0 >= 0x80 }) else { return true }
-        let pattern = prefixes[prefix]
+        // Read in place rather than copied, which would retain and release the pattern's matcher.
+        let slotCount = 2 * (prefixes[prefix].groupCount + 1)
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * (Self.maximumPrefixGroups + 1)) { slots in
-            let slots = UnsafeMutableBufferPointer(rebasing: slots[0..<2 * (pattern.groupCount + 1)])
-            return pattern.wholeMatch(ascii: code, slots: slots) ?? true
+            let slots = UnsafeMutableBufferPointer(rebasing: slots[0..<slotCount])
+            return prefixes[prefix].wholeMatch(ascii: code, slots: slots) ?? true
         }
     }
 

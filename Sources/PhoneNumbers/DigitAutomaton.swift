@@ -126,7 +126,7 @@ struct DigitAutomaton {
             marks.initialize(repeating: -1, count: count)
             slots.initialize(repeating: -1, count: Self.slotCount)
             for pc in 0..<count {
-                if case .digit(let mask) = program[pc] { masks[pc] = mask } else { masks[pc] = 0 }
+                if case .accept(let set) = program[pc] { masks[pc] = set.mask } else { masks[pc] = 0 }
             }
         }
 
@@ -152,7 +152,7 @@ struct DigitAutomaton {
                 guard marks[pc] != before else { continue }
                 marks[pc] = before
                 switch program[pc] {
-                case .digit: set[pc >> 6] |= 1 << UInt64(pc & 63)
+                case .accept: set[pc >> 6] |= 1 << UInt64(pc & 63)
                 case .split(let first, let second):
                     stack[depth] = second
                     stack[depth + 1] = first
@@ -176,7 +176,7 @@ struct DigitAutomaton {
                 guard marks[pc] != after else { continue }
                 marks[pc] = after
                 switch program[pc] {
-                case .digit: break
+                case .accept: break
                 case .split(let first, let second):
                     stack[ended + endedDepth] = first
                     stack[ended + endedDepth + 1] = second

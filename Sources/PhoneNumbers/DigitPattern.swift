@@ -1,3 +1,5 @@
+import PatternMatching
+
 /// Why a metadata pattern could not be compiled.
 struct PatternSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     let pattern: String
@@ -9,21 +11,15 @@ struct PatternSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// A compiled metadata pattern over ASCII digits.
 ///
-/// Supports the subset upstream's metadata uses: digits, `\d`, `.`, character classes with ranges, capturing
-/// and `(?:)` groups, alternation, `?`, `*`, `+`, `{n}`, `{n,}`, `{n,m}` and the `$` anchor; any other character
-/// (`~`, a letter, an escaped `\+`) is a literal, which matches nothing in a digit string. A quantifier after a
-/// quantifier is refused, and so are `^`, back-references and other escapes. Matching is backtracking in priority order (alternatives left to right, greedy
-/// repeats), which gives the same match ends and captures as the leftmost-first engines the metadata was written
-/// for; a search that runs long continues memoized, so matching stays linear in program size × input length.
+/// Read and laid out by `CompiledPatternProgram` over `DigitSet`: the subset upstream's metadata uses (digits, `\d`,
+/// `.`, character classes with ranges, capturing and `(?:)` groups, alternation, `?`, `*`, `+`, `{n}`, `{n,}`,
+/// `{n,m}` and the `$` anchor); any other character (`~`, a letter, an escaped `\+`) is a literal, which matches
+/// nothing in a digit string. A quantifier after a quantifier is refused, and so are `^`, back-references and other
+/// escapes. Matching is backtracking in priority order (alternatives left to right, greedy repeats), which gives the
+/// same match ends and captures as the leftmost-first engines the metadata was written for; a search that runs long
+/// continues memoized, so matching stays linear in program size × input length.
 final class DigitPattern: @unchecked Sendable {
-    enum Instruction: Sendable {
-        case digit(UInt16)
-        case split(Int32, Int32)
-        case jump(Int32)
-        case save(Int32)
-        case atEnd
-        case match
-    }
+    typealias Instruction = PatternInstruction<DigitSet>
 
     /// The compiled size a pattern may reach: this many instructions per source byte, and never less than the
     /// minimum, so short patterns with ordinary repeats (`\d{14}`) always fit.
@@ -45,45 +41,37 @@ final class DigitPattern: @unchecked Sendable {
     let secondDigits: [UInt16]
 
     init(_ source: String) throws(PatternSyntaxError) {
-        guard source.utf8.count <= Self.maximumSourceLength else {
-            throw PatternSyntaxError(
-                pattern: String(source.prefix(64)) + "…", offset: Self.maximumSourceLength,
-                detail: "a pattern longer than \(Self.maximumSourceLength) bytes")
-        }
-        var parser = Parser(source: Array(source.utf8), text: source)
-        let node = try parser.parseAlternation()
-        if parser.index != parser.source.count {
-            throw parser.error("unexpected character")
-        }
         // Bounded repeats copy their body, so nesting multiplies; a hostile file must not turn a few bytes into
         // gigabytes. Upstream 9.0.35 needs at most two instructions per pattern byte, 796 for its largest pattern.
-        let limit = max(Self.minimumProgramLimit, Self.programLimitPerByte * parser.source.count)
-        guard Compiler.size(of: node, limit: limit) <= limit else {
-            throw PatternSyntaxError(
-                pattern: source, offset: 0, detail: "a pattern that compiles to more than \(limit) instructions")
+        let limits = PatternLimits(
+            maximumSourceLength: Self.maximumSourceLength, maximumNesting: Self.maximumNesting, maximumCount: 64,
+            maximumProgram: max(Self.minimumProgramLimit, Self.programLimitPerByte * source.utf8.count))
+        let parsed: CompiledPatternProgram<DigitSet>
+        do {
+            parsed = try CompiledPatternProgram(source, limits: limits, capturingWholeMatch: false)
+        } catch {
+            let shown = source.utf8.count > Self.maximumSourceLength ? String(source.prefix(64)) + "…" : source
+            throw PatternSyntaxError(pattern: shown, offset: error.offset, detail: error.detail)
         }
-        var compiler = Compiler()
-        compiler.emit(node)
-        compiler.program.append(.match)
-        program = compiler.program
-        let code = UnsafeMutableBufferPointer<Instruction>.allocate(capacity: compiler.program.count)
-        _ = code.initialize(from: compiler.program)
-        let firstSets = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: compiler.program.count)
-        _ = firstSets.initialize(from: Self.firstSets(of: compiler.program))
-        let groups = Self.groupSequence(node, groupCount: parser.groupCount).map { specs in
+        program = parsed.program
+        let code = UnsafeMutableBufferPointer<Instruction>.allocate(capacity: parsed.program.count)
+        _ = code.initialize(from: parsed.program)
+        let firstSets = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: parsed.program.count)
+        _ = firstSets.initialize(from: Self.firstSets(of: parsed.program))
+        let groups = Self.groupSequence(parsed.node, groupCount: parsed.groupCount).map { specs in
             let storage = UnsafeMutableBufferPointer<PatternProgram.Group>.allocate(capacity: specs.count)
             _ = storage.initialize(from: specs)
             return UnsafeBufferPointer(storage)
         }
-        let automaton = DigitAutomaton.build(compiler.program)
+        let automaton = DigitAutomaton.build(parsed.program)
         let header = UnsafeMutablePointer<PatternProgram.Header>.allocate(capacity: 1)
         header.initialize(
             to: PatternProgram.Header(
                 code: UnsafeBufferPointer(code), firstSets: UnsafeBufferPointer(firstSets),
-                groupCount: parser.groupCount, firstDigits: Self.firstDigits(of: compiler.program), groups: groups,
+                groupCount: parsed.groupCount, firstDigits: Self.firstDigits(of: parsed.program), groups: groups,
                 automaton: automaton))
         compiled = PatternProgram(header: header)
-        secondDigits = Self.secondDigits(of: compiler.program, firstSets: firstSets)
+        secondDigits = Self.secondDigits(of: parsed.program, firstSets: firstSets)
     }
 
     /// Whether an input starting with these two digits can match (conservative).
@@ -104,7 +92,8 @@ final class DigitPattern: @unchecked Sendable {
             guard !seen[pc] else { continue }
             seen[pc] = true
             switch program[pc] {
-            case .digit(let mask):
+            case .accept(let set):
+                let mask = set.mask
                 let follow = firstSets[pc + 1]
                 let allowed: UInt16 = follow & nullable != 0 ? 0x3FF : follow & 0x3FF
                 for digit in 0..<10 where mask & (1 << UInt16(digit)) != 0 { table[digit] |= allowed }
@@ -131,8 +120,8 @@ final class DigitPattern: @unchecked Sendable {
 
     /// The groups of a pattern that is nothing but capturing groups in a row, each one class repeated a bounded
     /// number of times (`(\d{3})([2-9]\d?)` is not one, `(\d{3})(\d{4,5})` is): every format pattern upstream ships.
-    static func groupSequence(_ node: Node, groupCount: Int) -> [PatternProgram.Group]? {
-        let items: [Node]
+    static func groupSequence(_ node: PatternNode<DigitSet>, groupCount: Int) -> [PatternProgram.Group]? {
+        let items: [PatternNode<DigitSet>]
         switch node {
         case .sequence(let list): items = list
         case .group: items = [node]
@@ -143,10 +132,11 @@ final class DigitPattern: @unchecked Sendable {
         for (position, item) in items.enumerated() {
             guard case .group(let index?, let inner) = item, index == position else { return nil }
             switch inner {
-            case .digits(let mask):
-                groups.append(PatternProgram.Group(mask: mask, minimum: 1, maximum: 1))
-            case .repeatNode(let atom, let minimum, let maximum?):
-                guard case .digits(let mask) = atom else { return nil }
+            case .characters(let set):
+                groups.append(PatternProgram.Group(mask: set.mask, minimum: 1, maximum: 1))
+            case .repeated(let atom, let minimum, let maximum?):
+                guard case .characters(let set) = atom else { return nil }
+                let mask = set.mask
                 splits *= maximum - minimum + 1
                 guard splits <= maximumGroupSplits else { return nil }
                 groups.append(PatternProgram.Group(mask: mask, minimum: Int32(minimum), maximum: Int32(maximum)))
@@ -170,7 +160,7 @@ final class DigitPattern: @unchecked Sendable {
             for pc in program.indices.reversed() {
                 let result: UInt16
                 switch program[pc] {
-                case .digit(let mask): result = mask
+                case .accept(let set): result = set.mask
                 case .split(let first, let second): result = sets[Int(first)] | sets[Int(second)]
                 case .jump(let target): result = sets[Int(target)]
                 case .save: result = sets[pc + 1]
@@ -193,7 +183,7 @@ final class DigitPattern: @unchecked Sendable {
             guard !seen[pc] else { continue }
             seen[pc] = true
             switch program[pc] {
-            case .digit(let digits): mask |= digits
+            case .accept(let digits): mask |= digits.mask
             case .split(let first, let second): pending += [Int(first), Int(second)]
             case .jump(let target): pending.append(Int(target))
             case .save: pending.append(pc + 1)
@@ -244,288 +234,6 @@ final class DigitPattern: @unchecked Sendable {
         }
     }
 
-    // MARK: Parsing
-
-    indirect enum Node {
-        case digits(UInt16)
-        case sequence([Node])
-        case alternation([Node])
-        case group(Int?, Node)
-        case repeatNode(Node, min: Int, max: Int?)
-        case atEnd
-    }
-
-    struct Parser {
-        let source: [UInt8]
-        let text: String
-        var index = 0
-        var groupCount = 0
-        var depth = 0
-
-        func error(_ detail: String) -> PatternSyntaxError {
-            PatternSyntaxError(pattern: text, offset: index, detail: detail)
-        }
-
-        var peek: UInt8? { index < source.count ? source[index] : nil }
-
-        mutating func parseAlternation() throws(PatternSyntaxError) -> Node {
-            var branches = [try parseSequence()]
-            while peek == UInt8(ascii: "|") {
-                index += 1
-                branches.append(try parseSequence())
-            }
-            return branches.count == 1 ? branches[0] : .alternation(branches)
-        }
-
-        mutating func parseSequence() throws(PatternSyntaxError) -> Node {
-            var items: [Node] = []
-            while let byte = peek, byte != UInt8(ascii: "|"), byte != UInt8(ascii: ")") {
-                var atom = try parseAtom()
-                if let repeated = try parseQuantifier(on: atom) {
-                    atom = repeated
-                    // Upstream's engines read `x*?` as lazy and `x*+` as possessive, and refuse `x**`; none of that
-                    // is in the metadata, and stacking repeats only multiplies the ways to match.
-                    if let next = peek, Self.quantifierStarts.contains(next) {
-                        throw error("a quantifier after a quantifier")
-                    }
-                }
-                items.append(atom)
-            }
-            return items.count == 1 ? items[0] : .sequence(items)
-        }
-
-        static let quantifierStarts: [UInt8] = [
-            UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "{"),
-        ]
-
-        /// The repeat of `atom` that the quantifier at the cursor asks for, or `nil` when there is none.
-        mutating func parseQuantifier(on atom: Node) throws(PatternSyntaxError) -> Node? {
-            switch peek {
-            case UInt8(ascii: "?"):
-                index += 1
-                return .repeatNode(atom, min: 0, max: 1)
-            case UInt8(ascii: "*"):
-                index += 1
-                return .repeatNode(atom, min: 0, max: nil)
-            case UInt8(ascii: "+"):
-                index += 1
-                return .repeatNode(atom, min: 1, max: nil)
-            case UInt8(ascii: "{"):
-                index += 1
-                let low = try parseNumber()
-                var high: Int? = low
-                if peek == UInt8(ascii: ",") {
-                    index += 1
-                    high = peek == UInt8(ascii: "}") ? nil : try parseNumber()
-                }
-                guard peek == UInt8(ascii: "}") else { throw error("expected }") }
-                index += 1
-                if let high, high < low { throw error("bad repeat bounds") }
-                return .repeatNode(atom, min: low, max: high)
-            default:
-                return nil
-            }
-        }
-
-        mutating func parseNumber() throws(PatternSyntaxError) -> Int {
-            var value = 0
-            var digits = 0
-            while let byte = peek, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-                digits += 1
-                index += 1
-                // Checked per digit, so a long run of digits is refused instead of overflowing.
-                guard value <= 64 else { throw error("a repeat count above 64") }
-            }
-            guard digits > 0 else { throw error("expected a repeat count") }
-            return value
-        }
-
-        mutating func parseAtom() throws(PatternSyntaxError) -> Node {
-            guard let byte = peek else { throw error("unexpected end") }
-            index += 1
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return .digits(1 << UInt16(byte - UInt8(ascii: "0")))
-            case UInt8(ascii: "\\"):
-                guard let escaped = peek else { throw error("unsupported escape") }
-                index += 1
-                switch escaped {
-                case UInt8(ascii: "d"): return .digits(0x3FF)
-                // A non-digit, or an escaped punctuation character: text no digit string contains.
-                case UInt8(ascii: "D"): return .digits(0)
-                case _ where Self.isASCIIPunctuation(escaped): return .digits(0)
-                default:
-                    index -= 1
-                    throw error("unsupported escape")
-                }
-            case UInt8(ascii: "."):
-                return .digits(0x3FF)
-            case UInt8(ascii: "$"):
-                return .atEnd
-            case UInt8(ascii: "["):
-                return .digits(try parseClass())
-            case UInt8(ascii: "("):
-                guard depth < DigitPattern.maximumNesting else {
-                    throw error("groups nested deeper than \(DigitPattern.maximumNesting)")
-                }
-                depth += 1
-                defer { depth -= 1 }
-                var group: Int? = nil
-                if peek == UInt8(ascii: "?") {
-                    guard index + 1 < source.count, source[index + 1] == UInt8(ascii: ":") else {
-                        throw error("unsupported group")
-                    }
-                    index += 2
-                } else {
-                    group = groupCount
-                    groupCount += 1
-                }
-                let inner = try parseAlternation()
-                guard peek == UInt8(ascii: ")") else { throw error("expected )") }
-                index += 1
-                return .group(group, inner)
-            case UInt8(ascii: "^"), UInt8(ascii: ")"), UInt8(ascii: "|"), UInt8(ascii: "?"), UInt8(ascii: "*"),
-                UInt8(ascii: "+"), UInt8(ascii: "{"):
-                index -= 1
-                throw error("unsupported character")
-            default:
-                // Any other character is a literal, as in upstream's engines; the numbers matched are digit
-                // strings, so a literal other than a digit (`~` in AO's national prefix `0~0`) matches nothing.
-                while let next = peek, byte >= 0xC0, next & 0xC0 == 0x80 { index += 1 }
-                return .digits(0)
-            }
-        }
-
-        /// ASCII punctuation, which a backslash makes literal in upstream's engines.
-        static func isASCIIPunctuation(_ byte: UInt8) -> Bool {
-            (0x21...0x7E).contains(byte) && !(0x30...0x39).contains(byte) && !(0x41...0x5A).contains(byte & 0xDF)
-        }
-
-        mutating func parseClass() throws(PatternSyntaxError) -> UInt16 {
-            var mask: UInt16 = 0
-            var negated = false
-            if peek == UInt8(ascii: "^") {
-                negated = true
-                index += 1
-            }
-            while let byte = peek, byte != UInt8(ascii: "]") {
-                index += 1
-                var first = byte
-                if byte == UInt8(ascii: "\\") {
-                    guard let escaped = peek else { throw error("unsupported escape in class") }
-                    index += 1
-                    if escaped == UInt8(ascii: "d") {
-                        mask |= 0x3FF
-                        continue
-                    }
-                    guard Self.isASCIIPunctuation(escaped) else { throw error("unsupported escape in class") }
-                    first = escaped
-                } else if byte == UInt8(ascii: "[") || byte >= 0x80 {
-                    throw error("unsupported character in class")
-                }
-                var last = first
-                if peek == UInt8(ascii: "-"), index + 1 < source.count, source[index + 1] != UInt8(ascii: "]") {
-                    index += 1
-                    guard let end = peek, end != UInt8(ascii: "\\"), end != UInt8(ascii: "["), end < 0x80 else {
-                        throw error("bad class range")
-                    }
-                    index += 1
-                    last = end
-                    guard last >= first else { throw error("bad class range") }
-                }
-                // Characters other than digits are literals that no digit string contains; keep the digits.
-                let low = max(first, UInt8(ascii: "0"))
-                let high = min(last, UInt8(ascii: "9"))
-                if low <= high {
-                    for digit in low...high { mask |= 1 << UInt16(digit - UInt8(ascii: "0")) }
-                }
-            }
-            guard peek == UInt8(ascii: "]") else { throw error("expected ]") }
-            index += 1
-            return negated ? ~mask & 0x3FF : mask
-        }
-    }
-
-    // MARK: Compiling
-
-    struct Compiler {
-        var program: [Instruction] = []
-
-        var next: Int32 { Int32(program.count) }
-
-        /// The number of instructions `emit` appends for `node`, or some value above `limit` once it is exceeded.
-        static func size(of node: Node, limit: Int) -> Int {
-            func capped(_ value: Int) -> Int { Swift.min(value, limit + 1) }
-            switch node {
-            case .digits, .atEnd:
-                return 1
-            case .sequence(let items):
-                return items.reduce(0) { capped($0 + size(of: $1, limit: limit)) }
-            case .group(let index, let inner):
-                return capped(size(of: inner, limit: limit) + (index == nil ? 0 : 2))
-            case .alternation(let branches):
-                return branches.reduce(0) { capped($0 + size(of: $1, limit: limit) + 2) }
-            case .repeatNode(let inner, let min, let max):
-                let body = size(of: inner, limit: limit)
-                guard let max else { return capped(min > 0 ? min * body + 1 : body + 2) }
-                return capped(min * body + (max - min) * (body + 1))
-            }
-        }
-
-        mutating func emit(_ node: Node) {
-            switch node {
-            case .digits(let mask):
-                program.append(.digit(mask))
-            case .atEnd:
-                program.append(.atEnd)
-            case .sequence(let items):
-                for item in items { emit(item) }
-            case .group(let index, let inner):
-                if let index { program.append(.save(Int32(2 * index))) }
-                emit(inner)
-                if let index { program.append(.save(Int32(2 * index + 1))) }
-            case .alternation(let branches):
-                var jumps: [Int] = []
-                for (position, branch) in branches.enumerated() {
-                    if position < branches.count - 1 {
-                        let split = program.count
-                        program.append(.split(0, 0))
-                        emit(branch)
-                        jumps.append(program.count)
-                        program.append(.jump(0))
-                        program[split] = .split(Int32(split + 1), next)
-                    } else {
-                        emit(branch)
-                    }
-                }
-                for jump in jumps { program[jump] = .jump(next) }
-            case .repeatNode(let inner, let min, nil) where min > 0:
-                // `x{n,}` is n-1 copies, then one copy that loops back: one body for the open end, not two.
-                for _ in 1..<min { emit(inner) }
-                let loop = next
-                emit(inner)
-                program.append(.split(loop, next + 1))
-            case .repeatNode(let inner, let min, let max):
-                for _ in 0..<min { emit(inner) }
-                if let max {
-                    var splits: [Int] = []
-                    for _ in min..<max {
-                        splits.append(program.count)
-                        program.append(.split(0, 0))
-                        emit(inner)
-                    }
-                    for split in splits { program[split] = .split(Int32(split + 1), next) }
-                } else {
-                    let loop = program.count
-                    program.append(.split(0, 0))
-                    emit(inner)
-                    program.append(.jump(Int32(loop)))
-                    program[loop] = .split(Int32(loop + 1), next)
-                }
-            }
-        }
-    }
 }
 
 /// A compiled pattern as matching reads it: plain pointers into memory its `DigitPattern` owns, so copies of it
@@ -769,8 +477,8 @@ struct PatternProgram: @unchecked Sendable {
                 }
                 if !failed {
                     switch code[pc] {
-                    case .digit(let mask):
-                        if position < count && Self.isDigit(input[position], in: mask) {
+                    case .accept(let set):
+                        if position < count && Self.isDigit(input[position], in: set.mask) {
                             position += 1
                             pc += 1
                         } else {
