@@ -120,24 +120,20 @@ final class CompiledMessage: Sendable {
             text in
             withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(1, 2 * count)) { pointers in
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(1, 2 * count)) { integers in
-                    let base = text.baseAddress!
-                    var offset = 0
+                    // Every byte goes through a checked cursor: a size computed wrong traps, never writes past.
+                    var cursor = ByteCursor(text)
                     func copy(_ string: String) -> UnsafePointer<CChar> {
                         var string = string
-                        let start = base + offset
-                        string.withUTF8 { utf8 in
-                            if let source = utf8.baseAddress { start.update(from: source, count: utf8.count) }
-                            offset &+= utf8.count
-                        }
+                        let start = text.baseAddress! + cursor.written
+                        string.withUTF8 { cursor.write($0) }
                         return UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self)
                     }
                     for (index, value) in values.enumerated() {
                         pointers[index] = copy(value.name)
-                        base[offset] = 0
-                        offset &+= 1
-                        let start = offset
+                        cursor.write(0)
+                        let start = cursor.written
                         pointers[count &+ index] = copy(value.value)
-                        integers[index] = Int32(offset &- start)
+                        integers[index] = Int32(cursor.written &- start)
                         integers[count &+ index] = value.isNumber ? 1 : 0
                     }
                     let arguments = Arguments(

@@ -473,11 +473,12 @@ public struct NamesPlugin: FormatterPlugin, CopyRuleChecked {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, 2 * bytes.count)) { text in
             let digits: StaticString = "0123456789abcdef"
             let digit = digits.utf8Start
-            for (index, byte) in bytes.enumerated() {
-                text[2 &* index] = digit[Int(byte &>> 4)]
-                text[2 &* index &+ 1] = digit[Int(byte & 0x0F)]
+            var out = ByteCursor(text)
+            for byte in bytes {
+                out.write(digit[Int(byte &>> 4)])
+                out.write(digit[Int(byte & 0x0F)])
             }
-            return body(UnsafeBufferPointer(rebasing: text[0..<2 * bytes.count]))
+            return body(UnsafeBufferPointer(rebasing: text[0..<out.written]))
         }
     }
 
