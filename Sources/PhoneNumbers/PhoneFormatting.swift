@@ -45,43 +45,50 @@ public struct PhoneDescriptionBytes: ~Escapable {
         dialFromBytes = dialFrom
     }
 
+    /// `bytes` (one of the description's texts) as a span that lives no longer than the description: the one place
+    /// the texts' lifetime is tied to it.
+    @_lifetime(copy self)
+    private func lent(_ bytes: UnsafeBufferPointer<UInt8>) -> Span<UInt8> {
+        _overrideLifetime(bytes.span, copying: self)
+    }
+
     /// `+` country code and national significant number, no extension.
     public var e164: Span<UInt8> {
-        @_lifetime(copy self) get { _overrideLifetime(e164Bytes.span, copying: self) }
+        @_lifetime(copy self) get { lent(e164Bytes) }
     }
     /// Region as libphonenumber determines it; `nil` when no single region fits.
     public var region: Span<UInt8>? {
         @_lifetime(copy self) get {
             guard let regionBytes else { return nil }
-            return _overrideLifetime(regionBytes.span, copying: self)
+            return lent(regionBytes)
         }
     }
     /// National format, with national prefix and extension.
     public var national: Span<UInt8> {
-        @_lifetime(copy self) get { _overrideLifetime(nationalBytes.span, copying: self) }
+        @_lifetime(copy self) get { lent(nationalBytes) }
     }
     /// International format, e.g. `+31 6 12345678`.
     public var international: Span<UInt8> {
-        @_lifetime(copy self) get { _overrideLifetime(internationalBytes.span, copying: self) }
+        @_lifetime(copy self) get { lent(internationalBytes) }
     }
     /// `tel:` URI, e.g. `tel:+31-6-12345678;ext=12`.
     public var rfc3966: Span<UInt8> {
-        @_lifetime(copy self) get { _overrideLifetime(rfc3966Bytes.span, copying: self) }
+        @_lifetime(copy self) get { lent(rfc3966Bytes) }
     }
     /// National form when the viewer is in the number's region, else international.
     public var display: Span<UInt8> {
-        @_lifetime(copy self) get { _overrideLifetime(displayBytes.span, copying: self) }
+        @_lifetime(copy self) get { lent(displayBytes) }
     }
     /// Extension digits as written.
     public var phoneExtension: Span<UInt8>? {
         @_lifetime(copy self) get {
             guard let phoneExtensionBytes else { return nil }
-            return _overrideLifetime(phoneExtensionBytes.span, copying: self)
+            return lent(phoneExtensionBytes)
         }
     }
     /// How to dial the number from the viewer's region (upstream's `formatOutOfCountryCallingNumber`).
     public var dialFrom: Span<UInt8> {
-        @_lifetime(copy self) get { _overrideLifetime(dialFromBytes.span, copying: self) }
+        @_lifetime(copy self) get { lent(dialFromBytes) }
     }
 
     /// Whether the length is possible (upstream's `isPossibleNumber`).
