@@ -182,44 +182,16 @@ public struct ResponseWriter: Sendable {
         return true
     }
 
-    /// As `UnsafeMutablePointer.copyShort(from:count:)`, checking each word as `ByteScan.needsNoEscape(_:)` does: whether the text needs
-    /// no escape (when it does, what was copied is to be ignored).
+    /// Copies `count` bytes as `UnsafeMutablePointer.copyShort(from:count:)` does, checking each word as
+    /// `ByteScan.needsNoEscape(_:)` does: whether the text needs no escape (when it does, what was copied is to be
+    /// ignored).
     @inlinable @inline(__always)
     static func copyUnlessEscaped(
         _ source: UnsafePointer<UInt8>, _ count: Int, to target: UnsafeMutablePointer<UInt8>
     ) -> Bool {
-        let from = UnsafeRawPointer(source)
-        let to = UnsafeMutableRawPointer(target)
-        if count >= 8 {
-            var flags: UInt64 = 0
-            var offset = 0
-            while offset < count &- 8 {
-                let word = from.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                flags |= ByteScan.escapeFlags(UInt64(littleEndian: word))
-                to.storeBytes(of: word, toByteOffset: offset, as: UInt64.self)
-                offset &+= 8
-            }
-            let last = count &- 8
-            let word = from.loadUnaligned(fromByteOffset: last, as: UInt64.self)
-            flags |= ByteScan.escapeFlags(UInt64(littleEndian: word))
-            to.storeBytes(of: word, toByteOffset: last, as: UInt64.self)
-            return flags == 0
-        } else if count >= 4 {
-            let last = count &- 4
-            let low = from.loadUnaligned(as: UInt32.self)
-            let high = from.loadUnaligned(fromByteOffset: last, as: UInt32.self)
-            to.storeBytes(of: low, as: UInt32.self)
-            to.storeBytes(of: high, toByteOffset: last, as: UInt32.self)
-            return ByteScan.escapeFlags(UInt64(UInt32(littleEndian: low)) | UInt64(UInt32(littleEndian: high)) &<< 32)
-                == 0
-        } else {
-            for offset in 0..<count {
-                let byte = source[offset]
-                if byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
-                target[offset] = byte
-            }
-            return true
-        }
+        var escapes = EscapesSeen()
+        target.copyWords(from: source, count: count, showing: &escapes)
+        return !escapes.any
     }
 
     /// A string given as UTF-8 bytes (ICU's output in a stack buffer), escaped as any string.
@@ -256,23 +228,25 @@ public struct ResponseWriter: Sendable {
     /// An array of strings.
     @inlinable
     public mutating func member(_ name: StaticString, _ values: [String]) {
-        appendName(name)
-        stage(UInt8(ascii: "["))
-        for (offset, value) in values.enumerated() {
-            if offset > 0 { stage(UInt8(ascii: ",")) }
-            stageString(value)
-        }
-        stage(UInt8(ascii: "]"))
+        stageArray(name, values) { $0.stageString($1) }
     }
 
     /// An array of integers.
     @inlinable
     public mutating func member(_ name: StaticString, _ values: [Int]) {
+        stageArray(name, values) { $0.stageInt($1) }
+    }
+
+    /// `"name":[…]`, each element staged by `stageElement`.
+    @inlinable
+    mutating func stageArray<Element>(
+        _ name: StaticString, _ values: [Element], _ stageElement: (inout Self, Element) -> Void
+    ) {
         appendName(name)
         stage(UInt8(ascii: "["))
         for (offset, value) in values.enumerated() {
             if offset > 0 { stage(UInt8(ascii: ",")) }
-            stageInt(value)
+            stageElement(&self, value)
         }
         stage(UInt8(ascii: "]"))
     }
