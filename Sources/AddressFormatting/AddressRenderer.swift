@@ -324,7 +324,7 @@ final class AddressRenderer: Sendable {
 
     /// `,"lang":"nl"`: encoded at load for a language with a table, else written from `lang`.
     private func writeLang(
-        _ lang: String, _ choice: LanguageChoice, encoded: UnsafeBufferPointer<UInt8>, into sink: inout ByteSink
+        _ lang: String, _ choice: LanguageChoice, encoded: UnsafeBufferPointer<UInt8>, into sink: inout ByteWriter
     ) {
         if choice.hasTable {
             sink.append(encoded.span(languageTexts[choice.index].langMember))
@@ -495,7 +495,7 @@ final class AddressRenderer: Sendable {
         let language = choice.index
         let undetermined = input.language == nil
         withValues(input, prepared, countryName: countryName, textLanguage: input.textLanguage) { values in
-            response.appendEncodedMembers { sink in
+            response.writeMembers { sink in
                 encoded.withUnsafeBufferPointer { encoded in
                     let languageTexts = languageTexts[language]
                     let formatTexts = formatTexts[language * formatCount + formatIndex]
@@ -506,10 +506,10 @@ final class AddressRenderer: Sendable {
                     let program = prepared.layout.program(arabic: prepared.arabic)
                     var directions = LineDirections()
                     program.withBuffers { buffers in
-                        let linesStart = sink.position
+                        let linesStart = sink.count
                         let lineCount = writeLines(
                             values, program, buffers, countryLine: showCountry, into: &sink)
-                        sink.withWritten(from: linesStart) { directions.read(linesMember: $0) }
+                        sink.withBytes(linesStart..<sink.count) { directions.read(linesMember: $0) }
                         sink.append(",\"linesLang\":[")
                         let entered = showCountry ? lineCount - 1 : lineCount
                         for line in 0..<entered {
@@ -597,7 +597,7 @@ final class AddressRenderer: Sendable {
     @inline(__always)
     private static func writeValueLang(
         _ undetermined: Bool, _ textLanguage: UnsafeBufferPointer<UInt8>, direction value: UnsafeBufferPointer<UInt8>,
-        into sink: inout ByteSink
+        into sink: inout ByteWriter
     ) {
         let direction = TextDirection.of(utf8: value)
         if undetermined {
@@ -620,7 +620,7 @@ final class AddressRenderer: Sendable {
     /// `,"spokenPostalCode":"…"`: the shown postal code read aloud with `words` (`SpokenText`), which needs no
     /// escape (digit words are checked plain at load, letters and marks never need one).
     private static func writeSpoken(
-        _ postalCode: UnsafeBufferPointer<UInt8>, words: DigitWords, into sink: inout ByteSink
+        _ postalCode: UnsafeBufferPointer<UInt8>, words: DigitWords, into sink: inout ByteWriter
     ) {
         let capacity = SpokenText.capacity(of: postalCode, words: words)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
@@ -646,7 +646,7 @@ final class AddressRenderer: Sendable {
         let enteredLanguage = input.language
         // The shown values are made first, so that no closure holds a copy of the input.
         withValues(input, prepared, countryName: countryName, textLanguage: "") { values in
-            response.appendEncodedMembers { sink in
+            response.writeMembers { sink in
                 encoded.withUnsafeBufferPointer { encoded in
                     let languageTexts = languageTexts[language]
                     let formatTexts = formatTexts[language * formatCount + formatIndex]
@@ -695,7 +695,7 @@ final class AddressRenderer: Sendable {
     /// several, empty lines left out; then the country's name when `countryLine` is set. Returns how many.
     private func writeLines(
         _ values: borrowing ShownValues, _ program: LayoutProgram, _ buffers: LayoutProgram.Buffers,
-        countryLine: Bool, into sink: inout ByteSink
+        countryLine: Bool, into sink: inout ByteWriter
     ) -> Int {
         var lineCount = 0
         sink.append(",\"lines\":[")
@@ -761,7 +761,7 @@ final class AddressRenderer: Sendable {
     @inline(__always)
     private static func writeCleanLine(
         _ steps: UnsafeBufferPointer<LayoutProgram.Step>, from start: Int, literals: UnsafeBufferPointer<UInt8>,
-        values: borrowing ShownValues, into sink: inout ByteSink
+        values: borrowing ShownValues, into sink: inout ByteWriter
     ) {
         let entries = values.entries
         sink.append(0x22)
@@ -800,7 +800,7 @@ final class AddressRenderer: Sendable {
     /// breaks when `lineBreak`, each part trimmed, empty parts left out. Returns the new line count.
     private static func writeCarefully(
         _ steps: UnsafeBufferPointer<LayoutProgram.Step>, from start: Int, literals: UnsafeBufferPointer<UInt8>,
-        values: borrowing ShownValues, lineBreak: Bool, lineCount: Int, into sink: inout ByteSink
+        values: borrowing ShownValues, lineBreak: Bool, lineCount: Int, into sink: inout ByteWriter
     ) -> Int {
         let entries = values.entries
         let visible = values.visibleFields
@@ -833,7 +833,7 @@ final class AddressRenderer: Sendable {
     /// the text and the viewer's language are Arabic script).
     private func writeOneLine(
         _ values: borrowing ShownValues, _ prepared: PreparedAddress, _ program: LayoutProgram,
-        _ buffers: LayoutProgram.Buffers, countryJoiner: Bool, viewerWritesArabic: Bool, into sink: inout ByteSink
+        _ buffers: LayoutProgram.Buffers, countryJoiner: Bool, viewerWritesArabic: Bool, into sink: inout ByteWriter
     ) {
         sink.append(",\"oneLine\":\"")
         let (steps, literals) = (buffers.steps, buffers.literals)
@@ -849,7 +849,7 @@ final class AddressRenderer: Sendable {
             }
             // A value of several lines, or one `PlainText.trimmed` would change: as the definition says, its
             // trimmed lines joined with commas; taken back, separator and all, when nothing of it is left.
-            let before = sink.position
+            let before = sink.count
             if separator >= 0 { sink.appendLiteral(steps[separator], in: literals) }
             var wrote = false
             PlainText.forEachTrimmedPart(value, splitting: entry.lineBreak) {
@@ -857,7 +857,7 @@ final class AddressRenderer: Sendable {
                 sink.appendEscaped($0)
                 wrote = true
             }
-            if !wrote { sink.rollBack(to: before) }
+            if !wrote { sink.removeAll(from: before) }
             return wrote
         }
         if countryJoiner {
@@ -957,7 +957,7 @@ struct LineDirections {
     }
 
     /// The directions, quoted and separated by commas.
-    func write(into sink: inout ByteSink) {
+    func write(into sink: inout ByteWriter) {
         for line in 0..<count {
             if line > 0 { sink.append(0x2C) }
             if line < 32 {

@@ -124,3 +124,11 @@ final class LayoutProgram: Sendable {
         encodedDescription = description
     }
 }
+
+extension ByteWriter {
+    /// A layout's separator, escaped when it needs to be.
+    @inline(__always)
+    mutating func appendLiteral(_ separator: LayoutProgram.Step, in literals: UnsafeBufferPointer<UInt8>) {
+        appendEscaped(separator.text(in: literals), escape: separator.needsEscape)
+    }
+}

@@ -15,6 +15,14 @@ public struct ByteCursor {
         end = start + buffer.count
     }
 
+    /// A cursor at `start`, over `count` bytes known to be there (`ByteWriter`'s room).
+    @inlinable
+    init(start: UnsafeMutablePointer<UInt8>, count: Int) {
+        self.start = start
+        position = start
+        end = start + count
+    }
+
     /// How many bytes were written.
     @inlinable
     public var written: Int { start.distance(to: position) }
@@ -53,6 +61,47 @@ public struct ByteCursor {
         precondition(bytes.count <= position.distance(to: end), "ByteCursor: write past the buffer")
         position.copyShort(from: bytes)
         position += bytes.count
+    }
+
+    /// Writes `source` with each run of bytes `isSeparator` accepts written as one `separator`, a run at the start
+    /// left out (`0-(20) 123` with `-` becomes `0-20-123`). What it writes is never longer than `source`, so room is
+    /// checked once. At the first byte `stop` accepts it takes back what it wrote and returns false.
+    @inlinable @inline(__always)
+    public mutating func write(
+        _ source: UnsafeBufferPointer<UInt8>, joiningRunsWith separator: UInt8, where isSeparator: (UInt8) -> Bool,
+        stoppingAt stop: (UInt8) -> Bool
+    ) -> Bool {
+        precondition(source.count <= position.distance(to: end), "ByteCursor: write past the buffer")
+        var written = 0
+        var wroteAny = false
+        var inRun = false
+        for byte in source {
+            if stop(byte) { return false }
+            if isSeparator(byte) {
+                inRun = wroteAny
+                continue
+            }
+            if inRun {
+                position[written] = separator
+                written &+= 1
+                inRun = false
+            }
+            wroteAny = true
+            position[written] = byte
+            written &+= 1
+        }
+        if inRun {
+            position[written] = separator
+            written &+= 1
+        }
+        position += written
+        return true
+    }
+
+    /// Takes back everything written (a writer that finds half-way that another way must write it).
+    @inlinable @inline(__always)
+    public mutating func removeAll() {
+        position = start
     }
 
     /// Overwrites the last byte written (a separator that turns out to be the last: `,` becomes `]`).

@@ -87,22 +87,6 @@ public struct ResponseWriter: Sendable {
 
     // MARK: - Encoded members
 
-    /// Hands `body` the response's bytes to append members it has already encoded as JSON (`,"name":value`,
-    /// each with its leading comma), with whether a member came before at this level (when not, `body` leaves
-    /// out its first comma). For the package's buffered writer of long answers (the address renderer's
-    /// `ByteSink`), which keeps the JSON well-formed itself; a plugin appends `EncodedMembers` or writes through
-    /// `writeMembers(reserving:_:)`.
-    @inlinable
-    package mutating func appendEncodedMembers<Result>(
-        _ body: (_ bytes: inout [UInt8], _ afterMembers: Bool) throws -> Result
-    ) rethrows -> Result {
-        flush()
-        let afterMembers = needsComma
-        let start = storage.count
-        defer { if storage.count > start { needsComma = true } }
-        return try body(&storage, afterMembers)
-    }
-
     /// Appends members encoded once (`EncodedMembers`), leaving out their first comma when no member came before
     /// at this level.
     @inlinable @inline(__always)
@@ -135,6 +119,31 @@ public struct ResponseWriter: Sendable {
             return count
         }
         if written > 0 { needsComma = true }
+    }
+
+    /// Writes members whose size is known only as they are written (an address's fields and lines), each with its
+    /// leading comma: `body` gets a `ByteWriter` over 1 KiB on the stack in front of the response's own bytes (so
+    /// they are the only reference and grow in place, one append per kilobyte, and nothing is cut), and when no
+    /// member came before at this level the first comma is taken out again. The caller keeps the JSON
+    /// well-formed; its tests hold the bytes to the recorded answers.
+    @inlinable
+    public mutating func writeMembers(_ body: (inout ByteWriter) -> Void) {
+        flush()
+        var bytes: [UInt8] = []
+        swap(&bytes, &storage)
+        let start = bytes.count
+        // 1 KiB: what `withUnsafeTemporaryAllocation` puts on the stack without asking the runtime.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buffer in
+            var writer = ByteWriter(appendingTo: bytes, buffer: buffer)
+            bytes = []
+            body(&writer)
+            bytes = writer.finish()
+        }
+        if start < bytes.count {
+            if !needsComma, bytes[start] == UInt8(ascii: ",") { bytes.remove(at: start) }
+            needsComma = true
+        }
+        swap(&bytes, &storage)
     }
 
     // MARK: - Members

@@ -1,3 +1,5 @@
+import FmtCore
+
 /// Why text could not be parsed as a phone number; `reason` is upstream's name for the error.
 public enum PhoneParseError: Error, Sendable, Equatable, CustomStringConvertible {
     case notANumber
@@ -454,12 +456,10 @@ extension PlanTables {
             {
                 let groups = UnsafeBufferPointer(slots)
                 let out = arena.take(transform.length(groups: groups, groupCount: groupCount) + digits.count - end)
-                var count = transform.write(digits, groups: groups, groupCount: groupCount, into: out.baseAddress!)
-                for index in end..<digits.count {
-                    out[count] = digits[index]
-                    count += 1
-                }
-                result = UnsafeBufferPointer(rebasing: out[..<count])
+                var cursor = ByteCursor(out)
+                transform.write(digits, groups: groups, groupCount: groupCount, into: &cursor)
+                cursor.write(UnsafeBufferPointer(rebasing: digits[end...]))
+                result = UnsafeBufferPointer(rebasing: out[..<cursor.written])
             } else {
                 result = digits.dropping(end)
             }

@@ -330,9 +330,9 @@ extension PlanTables {
                 let region = territory?.pointee.id.buffer
                 let display =
                     region.map { Self.equals($0, viewerRegion) } == true ? forms.national : forms.international
-                return out.withBase { base in
+                return out.withWritten { written in
                     func text(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
-                        UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
+                        UnsafeBufferPointer(rebasing: written[range])
                     }
                     return body(
                         PhoneDescriptionBytes(
@@ -467,6 +467,7 @@ extension PlanTables {
 
     /// Replaces every successive match of the pattern by the template, like a regex substitution. `firstEnd` is
     /// the end of the match at the start when it is already known, its groups in `slots`.
+    @inline(__always)
     private static func substitute(
         _ pattern: PatternProgram, _ template: Template, _ digits: UnsafeBufferPointer<UInt8>, firstEnd: Int?,
         slots: UnsafeMutableBufferPointer<Int32>, into out: inout ByteWriter
@@ -498,41 +499,16 @@ extension PlanTables {
     private static func appendRFC3966Separators(from range: Range<Int>, in out: inout ByteWriter) {
         // An ASCII grouping (nearly every one) in one pass over its bytes; at the first other byte nothing is kept
         // and the grouping is read again as scalars.
-        out.reserve(2 * range.count + 1)
-        let source = out.bytes(range)
         var isASCII = true
-        out.append(atMost: 2 * range.count + 1) { target in
-            var written = 0
-            var wroteAny = false
-            var dash = false
-            for byte in source {
-                if byte >= 0x80 {
-                    isASCII = false
-                    return 0
-                }
-                if TextRules.isASCIIPunctuation(byte) {
-                    dash = wroteAny
-                    continue
-                }
-                if dash {
-                    target[written] = UInt8(ascii: "-")
-                    written += 1
-                    dash = false
-                }
-                wroteAny = true
-                target[written] = byte
-                written += 1
-            }
-            if dash {
-                target[written] = UInt8(ascii: "-")
-                written += 1
-            }
-            return written
+        out.append(atMost: range.count, from: range) { source, target in
+            isASCII = target.write(
+                source, joiningRunsWith: UInt8(ascii: "-"), where: TextRules.isASCIIPunctuation,
+                stoppingAt: { $0 >= 0x80 })
         }
         if isASCII { return }
         var wroteAny = false
         var dash = false
-        let text = String(decoding: out.bytes(range), as: UTF8.self)
+        let text = out.withBytes(range) { String(decoding: $0, as: UTF8.self) }
         for scalar in text.unicodeScalars {
             if TextRules.isPunctuation(scalar) {
                 dash = wroteAny

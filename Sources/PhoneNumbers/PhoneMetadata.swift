@@ -161,7 +161,7 @@ struct Template: Sendable {
         into out: inout ByteWriter
     ) {
         out.append(atMost: textCount + references * digits.count) {
-            write(digits, groups: groups, groupCount: groupCount, into: $0)
+            write(digits, groups: groups, groupCount: groupCount, into: &$0)
         }
     }
 
@@ -186,20 +186,21 @@ struct Template: Sendable {
         return length
     }
 
-    /// `write` into memory of at least `length` bytes; returns the bytes written.
+    /// `write` through a cursor with room for at least `length` bytes.
     @inline(__always)
     func write(
         _ digits: UnsafeBufferPointer<UInt8>, groups: UnsafeBufferPointer<Int32>, groupCount: Int,
-        into out: UnsafeMutablePointer<UInt8>
-    ) -> Int {
+        into cursor: inout ByteCursor
+    ) {
+        // A local copy the loop keeps in registers, handed back at the end.
+        var out = cursor
+        defer { cursor = out }
         let template = bytes.buffer
         var index = 0
-        var count = 0
         while index < template.count {
             let byte = template[index]
             guard byte == Self.groupMark else {
-                out[count] = byte
-                count += 1
+                out.write(byte)
                 index += 1
                 continue
             }
@@ -209,13 +210,9 @@ struct Template: Sendable {
             let lower = Int(groups[2 * group - 2])
             let upper = Int(groups[2 * group - 1])
             if lower >= 0 && upper >= lower {
-                for offset in lower..<upper {
-                    out[count] = digits[offset]
-                    count += 1
-                }
+                out.write(UnsafeBufferPointer(rebasing: digits[lower..<upper]))
             }
         }
-        return count
     }
 }
 

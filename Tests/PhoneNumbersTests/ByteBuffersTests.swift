@@ -2,8 +2,8 @@ import Testing
 
 @testable import PhoneNumbers
 
-/// The scratch memory of a parse and a description: on the stack in the common case, and still whole when a
-/// request needs more than the stack part (a national prefix transform, a long extension prefix in a plan).
+/// The scratch memory of a parse: on the stack in the common case, and still whole when a request needs more than
+/// the stack part (a national prefix transform).
 @Suite struct ByteBuffersTests {
     @Test func anArenaPastItsStackPartHandsOutSeparateHeapBlocksThatStayWritable() {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8) { storage in
@@ -25,26 +25,6 @@ import Testing
             }
             #expect(total == 6 + 200)
             #expect(first.allSatisfy { $0 == 1 } && second.allSatisfy { $0 == 3 })
-        }
-    }
-
-    @Test func aWriterThatOutgrowsTheStackKeepsWhatItWroteAtTheSameOffsets() {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { storage in
-            var out = ByteWriter(storage)
-            out.append("+31")
-            out.appendDecimal(-612)
-            let start = out.count
-            Array("12345678".utf8).withUnsafeBufferPointer { out.append($0) }
-            out.appendCopy(of: 0..<3)
-            out.append(atMost: 3) { target in
-                target[0] = UInt8(ascii: "x")
-                return 1
-            }
-            let text = out.withBase {
-                String(decoding: UnsafeBufferPointer(start: $0, count: out.count), as: UTF8.self)
-            }
-            #expect(text == "+31-61212345678+31x")
-            #expect(out.bytes(start..<start + 2).elementsEqual("12".utf8))
         }
     }
 }

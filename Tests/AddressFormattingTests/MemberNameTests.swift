@@ -2,28 +2,9 @@ import Testing
 
 @testable import AddressFormatting
 
-/// The byte shortcuts of the answer's writing: copies without `memcpy` and names compared as words must give
-/// exactly what a byte-by-byte copy and comparison give, at every length around their thresholds.
-@Suite struct ByteCopyTests {
-    /// Pieces of every length up to past the longest copied inline, appended after every offset in the buffer (so
-    /// the buffer fills and flushes in the middle of them), come out as the bytes appended.
-    @Test func appendedPiecesAreTheirBytes() {
-        let source = (0..<300).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
-        for lead in [0, 1, 7, 900, 1000, 1017, 1023] {
-            for length in 0...140 {
-                let piece = Array(source[0..<length])
-                let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ByteSink.bufferSize) { buffer in
-                    var sink = ByteSink(appendingTo: [], buffer: buffer)
-                    for _ in 0..<lead { sink.append(0x2E) }
-                    piece.withUnsafeBufferPointer { sink.append($0) }
-                    sink.append(0x21)
-                    return sink.finish()
-                }
-                #expect(written == [UInt8](repeating: 0x2E, count: lead) + piece + [0x21], "\(lead) \(length)")
-            }
-        }
-    }
-
+/// Names compared as words must give exactly what a byte-by-byte comparison gives, at every length around the
+/// word size.
+@Suite struct MemberNameTests {
     /// Every member name `read` looks for, against itself, every other name and each one byte changed in turn.
     @Test func namesCompareAsTheirBytes() {
         let names: [StaticString] = [
