@@ -100,9 +100,9 @@ public struct ResponseWriter: Sendable {
     }
 
     /// Writes members whose size is known before they are written, in one piece: `body` gets a `ByteCursor` over
-    /// `capacity` bytes on the stack, every write of which is checked (a capacity computed wrong traps rather than
-    /// writes past it), and whether a member came before at this level (when not, it leaves out its first comma);
-    /// what it wrote is appended. The reserve-then-write of swift-nio's
+    /// `capacity` bytes of the response's spare capacity, every write of which is checked (a capacity computed wrong
+    /// traps rather than writes past it), and whether a member came before at this level (when not, it leaves out
+    /// its first comma); what it wrote stays, with no copy. The reserve-then-write of swift-nio's
     /// `writeWithUnsafeMutableBytes(minimumWritableBytes:)`, for the members of a fast path (phone's twelve, sort's
     /// names and order); the caller keeps the JSON well-formed, and its test holds it to the same members written
     /// one by one.
@@ -111,12 +111,15 @@ public struct ResponseWriter: Sendable {
     {
         flush()
         let afterMembers = needsComma
-        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-            var cursor = ByteCursor(buffer)
-            body(&cursor, afterMembers)
-            let count = cursor.written
-            storage.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
-            return count
+        var written = 0
+        // Straight into the response's spare capacity: no copy, and the array keeps what was initialized.
+        storage.append(addingCapacity: capacity) { room in
+            room.withUnsafeMutableBufferPointer { buffer, initialized in
+                var cursor = ByteCursor(UnsafeMutableBufferPointer(rebasing: buffer[..<capacity]))
+                body(&cursor, afterMembers)
+                written = cursor.written
+                initialized = written
+            }
         }
         if written > 0 { needsComma = true }
     }

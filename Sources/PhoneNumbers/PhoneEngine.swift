@@ -153,14 +153,11 @@ public struct PhoneEngine: Sendable {
     /// The scalars' UTF-8 in the arena (an extension as written: at most 20 scalars).
     static func utf8(_ scalars: Scalars, arena: inout ScratchArena) -> UnsafeBufferPointer<UInt8> {
         let out = arena.take(4 * scalars.count)
-        var count = 0
+        var cursor = ByteCursor(out)
         for scalar in scalars {
-            for unit in UTF8.encode(scalar)! {
-                out[count] = unit
-                count += 1
-            }
+            for unit in UTF8.encode(scalar)! { cursor.write(unit) }
         }
-        return UnsafeBufferPointer(rebasing: out[..<count])
+        return UnsafeBufferPointer(rebasing: out[..<cursor.written])
     }
 
     private static let phoneContext = Array(";phone-context=".unicodeScalars)
@@ -277,26 +274,21 @@ public struct PhoneEngine: Sendable {
             }
         }
         let out = arena.take(text.count)
-        var count = 0
+        var cursor = ByteCursor(out)
         if letters >= 3 {
             for scalar in text {
                 if scalar.value >= 48 && scalar.value <= 57 {
-                    out[count] = UInt8(truncatingIfNeeded: scalar.value)
-                    count += 1
+                    cursor.write(UInt8(truncatingIfNeeded: scalar.value))
                 } else if let digit = TextRules.keypadDigit(scalar) {
-                    out[count] = digit
-                    count += 1
+                    cursor.write(digit)
                 }
             }
         } else {
             for scalar in text {
-                if let digit = TextRules.digitValue(scalar) {
-                    out[count] = digit
-                    count += 1
-                }
+                if let digit = TextRules.digitValue(scalar) { cursor.write(digit) }
             }
         }
-        return UnsafeBufferPointer(rebasing: out[..<count])
+        return UnsafeBufferPointer(rebasing: out[..<cursor.written])
     }
 
     enum LengthResult {
