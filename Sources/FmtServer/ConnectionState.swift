@@ -210,6 +210,24 @@ struct ConnectionState {
         backlog = []
     }
 
+    // MARK: Stopping
+
+    /// Whether a stopping loop reads what the peer already sent before the connection half-closes (those lines are
+    /// answered): not when it reads no more or is paused because its peer does not read.
+    var readsBeforeStopping: Bool { !readClosed && !readPaused }
+
+    /// The loop stops: the connection reads no more, so it closes once its answers are flushed and its backlog
+    /// answered, and an idle one at once.
+    mutating func stopReading() {
+        readClosed = true
+    }
+
+    /// The stop deadline passed: a connection that reads no more drops what it holds unanswered, so it closes once
+    /// what was answered is flushed.
+    mutating func stopDeadlinePassed() {
+        if readClosed { abandonInput() }
+    }
+
     // MARK: Settling
 
     /// What the buffers of the connection hold when its turn settles.

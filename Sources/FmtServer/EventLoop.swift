@@ -167,10 +167,8 @@ final class EventLoop: @unchecked Sendable {
             // Answer what clients already sent, then treat every connection as half-closed: it closes once its
             // responses are flushed, and an idle one closes at once.
             for connection in Array(connections.values) {
-                if !connection.state.readClosed && !connection.state.readPaused {
-                    readAvailable(connection, budget: .max)
-                }
-                connection.state.readClosed = true
+                if connection.state.readsBeforeStopping { readAvailable(connection, budget: .max) }
+                connection.state.stopReading()
                 guard connection.flush() else {
                     close(connection)
                     continue
@@ -486,7 +484,7 @@ final class EventLoop: @unchecked Sendable {
                 return
             }
         }
-        if connection.state.readClosed && pastStopDeadline { connection.state.abandonInput() }
+        if pastStopDeadline { connection.state.stopDeadlinePassed() }
         chargeBuffers(connection)
         let settlement = connection.state.settle(
             ConnectionState.Buffers(

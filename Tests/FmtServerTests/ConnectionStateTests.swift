@@ -162,4 +162,32 @@ import Testing
         #expect(ConnectionState.nextFinisher(held.prefix(1)) == 0)
         #expect(ConnectionState.nextFinisher([ConnectionState]()) == nil)
     }
+
+    /// Stopping: a connection reads what its peer sent first unless paused for output, then reads no more; it stays
+    /// until its answers are flushed, and past the deadline it drops its unfinished line and backlog and closes.
+    @Test func aStoppingConnectionReadsFirstThenClosesOnceFlushedAndDropsWhatIsUnansweredAtTheDeadline() {
+        var state = Self.state()
+        #expect(state.readsBeforeStopping)
+        state.readPaused = true
+        #expect(!state.readsBeforeStopping)
+        state.readPaused = false
+        state.stopReading()
+        #expect(!state.readsBeforeStopping)
+        // Answers still unread by the peer keep it open, and it no longer asks to read.
+        #expect(
+            state.settle(Self.buffers(output: 10), maxOutputBytes: 1_000)
+                == .keep(interest: Self.write, enqueue: false, paused: nil))
+        state.backlog = Array("{}\n".utf8)
+        #expect(state.settle(Self.buffers(), maxOutputBytes: 1_000) != .close)
+        state.stopDeadlinePassed()
+        #expect(state.backlog.isEmpty && !state.framer.hasUnfinishedLine)
+        #expect(state.settle(Self.buffers(), maxOutputBytes: 1_000) == .close)
+    }
+
+    /// The deadline leaves a connection that still reads (a loop not stopping) as it is.
+    @Test func theStopDeadlineDropsNothingOfAConnectionStillReading() {
+        var state = Self.state()
+        state.stopDeadlinePassed()
+        #expect(state.framer.hasUnfinishedLine)
+    }
 }
