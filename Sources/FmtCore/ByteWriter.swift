@@ -189,36 +189,15 @@ public struct ByteWriter: ~Copyable {
         spill(UnsafeBufferPointer(rebasing: room[..<cursor.written]))
     }
 
-    /// The value in decimal, as `String(value)` writes it.
-    public mutating func appendDecimal(_ value: Int) {
-        if value < 0 { append(UInt8(ascii: "-")) }
-        appendDecimal(value.magnitude)
-    }
-
-    mutating func appendDecimal(_ value: UInt) {
-        if value >= 10 { appendDecimal(value / 10) }
-        append(UInt8(truncatingIfNeeded: 48 + value % 10))
-    }
-
-    /// Text as it goes inside a JSON string, escaped exactly as `JSONWriter` escapes: `"`, `\`, `\n`, `\r`, `\t`
-    /// and `\u00xx` for the other control characters; everything else as it is.
+    /// Text as it goes inside a JSON string: each control character, `"` and `\` escaped through `JSONWriter`'s one
+    /// table, everything else as it is.
     public mutating func appendEscaped(_ text: UnsafeBufferPointer<UInt8>) {
         var runStart = 0
         for index in 0..<text.count {
             let byte = text[index]
             guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
             append(UnsafeBufferPointer(rebasing: text[runStart..<index]))
-            append(0x5C)
-            switch byte {
-            case 0x22, 0x5C: append(byte)
-            case 0x0A: append(UInt8(ascii: "n"))
-            case 0x0D: append(UInt8(ascii: "r"))
-            case 0x09: append(UInt8(ascii: "t"))
-            default:
-                append("u00")
-                append(Self.hex(byte >> 4))
-                append(Self.hex(byte & 0xF))
-            }
+            JSONWriter.withEscape(of: byte) { append($0) }
             runStart = index + 1
         }
         append(UnsafeBufferPointer(rebasing: text[runStart...]))
@@ -247,10 +226,6 @@ public struct ByteWriter: ~Copyable {
     public mutating func appendEscaped(_ text: String) {
         var text = text
         text.withUTF8 { appendEscaped($0) }
-    }
-
-    static func hex(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? 0x30 + nibble : 0x57 + nibble
     }
 
     /// Drops every byte written from `offset` on (a piece written speculatively that is to be written again).

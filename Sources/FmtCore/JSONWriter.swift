@@ -98,18 +98,30 @@ public enum JSONWriter {
     }
 
     private static func appendEscaped(_ byte: UInt8, to out: inout [UInt8]) {
+        if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            withEscape(of: byte) { out.append(contentsOf: $0) }
+        } else {
+            out.append(byte)
+        }
+    }
+
+    /// Lends `body` the escape JSON writes for `byte`, a control character, `"` or `\`: `\"`, `\\`, `\n`, `\r`,
+    /// `\t`, or `\u00xx` (lowercase hex). The one table of escapes, for every writer of JSON strings.
+    static func withEscape<Result>(of byte: UInt8, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
+        var escape: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex(byte >> 4), hex(byte & 0xF)
+        )
+        var count = 2
         switch byte {
-        case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-        case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-        case 0..<0x20:
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0xF)])
-        default: out.append(byte)
+        case 0x22, 0x5C: escape.1 = byte
+        case 0x0A: escape.1 = UInt8(ascii: "n")
+        case 0x0D: escape.1 = UInt8(ascii: "r")
+        case 0x09: escape.1 = UInt8(ascii: "t")
+        default: count = 6
+        }
+        return withUnsafeBytes(of: &escape) {
+            body(UnsafeBufferPointer(start: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count))
         }
     }
 

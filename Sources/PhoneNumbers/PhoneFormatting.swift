@@ -321,7 +321,7 @@ extension PlanTables {
                 if let main {
                     out.append(main.pointee.countryCodeDigits.buffer)
                 } else {
-                    out.appendDecimal(number.countryCode)
+                    JSONWriter.withDecimalDigits(number.countryCode) { out.append($0) }
                 }
                 out.append(number.nationalNumber)
                 let e164 = 0..<out.count
@@ -467,7 +467,6 @@ extension PlanTables {
 
     /// Replaces every successive match of the pattern by the template, like a regex substitution. `firstEnd` is
     /// the end of the match at the start when it is already known, its groups in `slots`.
-    @inline(__always)
     private static func substitute(
         _ pattern: PatternProgram, _ template: Template, _ digits: UnsafeBufferPointer<UInt8>, firstEnd: Int?,
         slots: UnsafeMutableBufferPointer<Int32>, into out: inout ByteWriter

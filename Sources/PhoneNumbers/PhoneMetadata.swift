@@ -190,11 +190,8 @@ struct Template: Sendable {
     @inline(__always)
     func write(
         _ digits: UnsafeBufferPointer<UInt8>, groups: UnsafeBufferPointer<Int32>, groupCount: Int,
-        into cursor: inout ByteCursor
+        into out: inout ByteCursor
     ) {
-        // A local copy the loop keeps in registers, handed back at the end.
-        var out = cursor
-        defer { cursor = out }
         let template = bytes.buffer
         var index = 0
         while index < template.count {

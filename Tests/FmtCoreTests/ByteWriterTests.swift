@@ -32,7 +32,7 @@ import Testing
             var out = ByteWriter(storage)
             out.appendEscaped(String(repeating: "-", count: 60))
             out.append("+31")
-            out.appendDecimal(-612)
+            JSONWriter.withDecimalDigits(-612) { out.append($0) }
             let start = out.count
             Array("12345678".utf8).withUnsafeBufferPointer { out.append($0) }
             out.appendCopy(of: 60..<63)
