@@ -143,7 +143,7 @@ public struct ByteWriter: ~Copyable {
     @inlinable @inline(__always)
     public mutating func append(atMost maximum: Int, _ body: (inout ByteCursor) -> Void) {
         guard _fastPath(maximum <= capacity &- used) else {
-            appendPastBuffer(atMost: maximum) { _, cursor in body(&cursor) }
+            appendPastBuffer(atMost: maximum, body)
             return
         }
         var cursor = ByteCursor(start: base + used, count: maximum)
@@ -161,7 +161,7 @@ public struct ByteWriter: ~Copyable {
         let start = range.lowerBound &- spilledCount
         guard _fastPath(maximum <= capacity &- used && start >= 0) else {
             let source = withBytes(range) { Array($0) }
-            appendPastBuffer(atMost: maximum) { _, cursor in
+            appendPastBuffer(atMost: maximum) { cursor in
                 source.withUnsafeBufferPointer { body($0, &cursor) }
             }
             return
@@ -174,18 +174,18 @@ public struct ByteWriter: ~Copyable {
     /// Room for more than is left in the buffer: the buffer is moved to the array, and the cursor is over the
     /// buffer when the room fits in it, else over memory of its own whose bytes go to the array.
     @usableFromInline
-    mutating func appendPastBuffer(atMost maximum: Int, _ body: (Int, inout ByteCursor) -> Void) {
+    mutating func appendPastBuffer(atMost maximum: Int, _ body: (inout ByteCursor) -> Void) {
         flush()
         if maximum <= capacity {
             var cursor = ByteCursor(start: base, count: maximum)
-            body(maximum, &cursor)
+            body(&cursor)
             used = cursor.written
             return
         }
         let room = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: maximum)
         defer { room.deallocate() }
         var cursor = ByteCursor(room)
-        body(maximum, &cursor)
+        body(&cursor)
         spill(UnsafeBufferPointer(rebasing: room[..<cursor.written]))
     }
 
